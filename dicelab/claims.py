@@ -1,0 +1,292 @@
+"""The claims ledger: every number a paper states, beside ours, with a computed status.
+
+Each notebook keeps one :class:`Ledger`. A claim records where the paper states
+a value (section, table, figure), the value as printed, our value (exact where
+possible) and the tolerance the printed precision implies. Its status is
+*computed*, never typed:
+
+``reproduced``
+    ours equals the paper's value exactly;
+``rounding``
+    ours agrees within the printed precision (the paper rounded);
+``erratum``
+    ours disagrees, and the claim carries a one-line reason saying why the
+    paper is wrong (typo, arithmetic slip, misread rule, wrong claim).
+
+Adding a claim that disagrees *without* a reason raises :class:`ClaimMismatch`
+(an ``AssertionError``): so every ``ledger.add`` in a notebook is an assertion
+of the paper's number against the computed one. Giving a reason for a claim
+that agrees raises ``ValueError``: an erratum must be real.
+
+Paper values
+------------
+* ``int`` or ``Fraction``: exact, unless ``tol`` is given.
+* ``str``: a number as printed, e.g. ``"0.9898"`` or ``"115,000"``; the
+  tolerance defaults to half a unit in the last printed digit.
+* ``float``: needs an explicit ``tol``.
+* anything else (tuples, sets, text): compared with ``==``.
+
+``python -m dicelab.claims`` prints the summary of every ``results/*.csv`` and,
+with ``--readme README.md``, rewrites the summary block of the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import numbers
+import re
+import sys
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from dicelab.paths import output_dir
+
+__all__ = [
+    "STATUSES",
+    "ClaimMismatch",
+    "Claim",
+    "Ledger",
+    "read_ledger",
+    "check_ledger",
+    "summarize",
+    "summary_markdown",
+]
+
+STATUSES = ("reproduced", "rounding", "erratum")
+COLUMNS = ["where", "what", "paper", "ours", "ours_decimal", "tolerance", "status", "note"]
+
+
+class ClaimMismatch(AssertionError):
+    """A computed value disagrees with the paper and no erratum explains why."""
+
+
+def _printed_number(text: str) -> tuple[Fraction, Fraction] | None:
+    """``"0.9898" -> (4949/5000, 1/20000)``: the value and half a unit in its last digit."""
+    cleaned = text.strip().replace(",", "").replace("\u2212", "-")
+    if not re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", cleaned):
+        return None
+    try:
+        dec = Decimal(cleaned)
+    except InvalidOperation:  # pragma: no cover - the pattern admits only valid decimals
+        return None
+    exponent = dec.as_tuple().exponent
+    return Fraction(dec), Fraction(1, 2) * Fraction(10) ** exponent
+
+
+def _as_fraction(x) -> Fraction | None:
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, numbers.Integral):
+        return Fraction(int(x))
+    if isinstance(x, Decimal):
+        return Fraction(x)
+    if isinstance(x, numbers.Real):
+        x = float(x)
+        return Fraction(x) if math.isfinite(x) else None
+    if hasattr(x, "p") and hasattr(x, "q"):  # sympy.Rational
+        return Fraction(int(x.p), int(x.q))
+    return None
+
+
+def _show(x) -> str:
+    if isinstance(x, Fraction):
+        return str(x)
+    if isinstance(x, tuple | list):
+        return "(" + ", ".join(_show(v) for v in x) + ("," if len(x) == 1 else "") + ")"
+    return str(x)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One number (or statement) of the paper beside ours; ``status`` is computed."""
+
+    where: str
+    what: str
+    paper: Any
+    ours: Any
+    tol: Any = None
+    erratum: str | None = None
+    note: str | None = None
+    status: str = field(init=False)
+    tolerance: Fraction | None = field(init=False)
+
+    def __post_init__(self):
+        if not self.where or not self.what:
+            raise ValueError("a claim needs `where` (section/table/figure) and `what`")
+        agree, exact, tolerance = self._compare()
+        object.__setattr__(self, "tolerance", tolerance)
+        if agree:
+            if self.erratum:
+                raise ValueError(
+                    f"{self.where}: {self.what}: ours ({_show(self.ours)}) agrees with the paper "
+                    f"({_show(self.paper)}), so it is not an erratum: drop the reason"
+                )
+            object.__setattr__(self, "status", "reproduced" if exact else "rounding")
+        elif self.erratum:
+            object.__setattr__(self, "status", "erratum")
+        else:
+            tol = f" within {tolerance}" if tolerance else ""
+            raise ClaimMismatch(
+                f"{self.where}: {self.what}: paper says {_show(self.paper)}, we compute "
+                f"{_show(self.ours)}{tol}; fix the computation or record an erratum with a reason"
+            )
+
+    def _compare(self) -> tuple[bool, bool, Fraction | None]:
+        """(agrees, agrees exactly, tolerance used)."""
+        tol = None if self.tol is None else _as_fraction(self.tol)
+        if self.tol is not None and (tol is None or tol < 0):
+            raise ValueError(f"tol must be a non-negative number, got {self.tol!r}")
+        paper = self.paper
+        if isinstance(paper, str):
+            printed = _printed_number(paper)
+            if printed is not None:
+                paper, implied = printed
+                tol = implied if tol is None else tol
+        elif isinstance(paper, float) and tol is None:
+            raise ValueError(f"{self.where}: a float paper value needs tol (or give it as printed, a str)")
+        p, o = _as_fraction(paper), _as_fraction(self.ours)
+        if p is None or o is None:
+            if isinstance(paper, str) and _as_fraction(self.ours) is not None:
+                raise ValueError(f"{self.where}: paper value {paper!r} is not a number but ours is")
+            same = paper == self.ours
+            return same, same, None
+        if p == o:
+            return True, True, tol
+        return (tol is not None and abs(p - o) <= tol), False, tol
+
+    def row(self) -> dict:
+        ours = _as_fraction(self.ours)
+        decimal = "" if ours is None or ours.denominator == 1 else f"{float(ours):.10g}"
+        return {
+            "where": self.where,
+            "what": self.what,
+            "paper": _show(self.paper),
+            "ours": _show(self.ours),
+            "ours_decimal": decimal,
+            "tolerance": "" if self.tolerance is None else str(self.tolerance),
+            "status": self.status,
+            "note": self.erratum or self.note or "",
+        }
+
+
+class Ledger:
+    """The claims of one notebook, written to ``results/<name>.csv``."""
+
+    def __init__(self, name: str):
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+            raise ValueError(f"name must be a plain file stem such as '01_efron_dice', got {name!r}")
+        self.name = name
+        self.claims: list[Claim] = []
+
+    def add(self, where: str, what: str, *, paper, ours, tol=None, erratum=None, note=None) -> Claim:
+        """Record a claim; raises :class:`ClaimMismatch` if it disagrees without an erratum."""
+        claim = Claim(where, what, paper, ours, tol=tol, erratum=erratum, note=note)
+        self.claims.append(claim)
+        return claim
+
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame([c.row() for c in self.claims], columns=COLUMNS)
+
+    def counts(self) -> dict:
+        statuses = [c.status for c in self.claims]
+        return {"claims": len(statuses), **{s: statuses.count(s) for s in STATUSES}}
+
+    def write(self) -> Path:
+        """Write ``results/<name>.csv`` and return its path."""
+        path = output_dir("results") / f"{self.name}.csv"
+        self.frame().to_csv(path, index=False, lineterminator="\n")
+        return path
+
+    def _repr_html_(self):
+        return self.frame().to_html(index=False)
+
+    def __len__(self):
+        return len(self.claims)
+
+
+def read_ledger(path) -> pd.DataFrame:
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def check_ledger(frame: pd.DataFrame) -> list[str]:
+    """Problems with a written ledger: unknown columns or statuses, errata without a reason."""
+    problems = []
+    if list(frame.columns) != COLUMNS:
+        problems.append(f"columns {list(frame.columns)} != {COLUMNS}")
+        return problems
+    if frame.empty:
+        problems.append("the ledger has no claims")
+    for i, row in frame.iterrows():
+        if row["status"] not in STATUSES:
+            problems.append(f"row {i} ({row['where']}): status {row['status']!r} not in {STATUSES}")
+        if row["status"] == "erratum" and not row["note"].strip():
+            problems.append(f"row {i} ({row['where']}): erratum without a reason")
+    return problems
+
+
+def summarize(results_dir=None) -> pd.DataFrame:
+    """Per notebook: claims checked, reproduced, rounding, errata."""
+    folder = Path(results_dir) if results_dir is not None else output_dir("results")
+    rows = []
+    for path in sorted(folder.glob("*.csv")):
+        frame = read_ledger(path)
+        counts = frame["status"].value_counts()
+        rows.append(
+            {"notebook": path.stem, "claims": len(frame)}
+            | {s if s != "erratum" else "errata": int(counts.get(s, 0)) for s in STATUSES}
+        )
+    return pd.DataFrame(rows, columns=["notebook", "claims", "reproduced", "rounding", "errata"])
+
+
+def summary_markdown(summary: pd.DataFrame) -> str:
+    header = "| notebook | claims | reproduced | rounding | errata |\n|---|---:|---:|---:|---:|\n"
+    body = "".join(
+        f"| {r.notebook} | {r.claims} | {r.reproduced} | {r.rounding} | {r.errata} |\n"
+        for r in summary.itertuples()
+    )
+    return header + body
+
+
+README_START = "<!-- claims-summary:start -->"
+README_END = "<!-- claims-summary:end -->"
+
+
+def readme_with_summary(readme_text: str, summary: pd.DataFrame) -> str:
+    """The README text with the block between the summary markers replaced."""
+    pattern = re.compile(re.escape(README_START) + r".*?" + re.escape(README_END), re.S)
+    if not pattern.search(readme_text):
+        raise ValueError(f"README has no {README_START} ... {README_END} block")
+    block = f"{README_START}\n{summary_markdown(summary)}{README_END}"
+    return pattern.sub(lambda _: block, readme_text)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Summarise the claims ledgers in results/.")
+    parser.add_argument("--results", default=None, help="folder of ledgers (default: results/)")
+    parser.add_argument("--readme", default=None, help="rewrite the summary block of this README")
+    args = parser.parse_args(argv)
+    summary = summarize(args.results)
+    print(summary.to_string(index=False))
+    problems = [
+        f"{path.name}: {p}"
+        for path in sorted((Path(args.results) if args.results else output_dir("results")).glob("*.csv"))
+        for p in check_ledger(read_ledger(path))
+    ]
+    for p in problems:
+        print("problem:", p, file=sys.stderr)
+    if args.readme:
+        readme = Path(args.readme)
+        readme.write_text(readme_with_summary(readme.read_text(), summary))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,283 @@
+"""Tests of dicelab.efron: counting, the wins matrix, the cycle search against brute force."""
+
+import itertools
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicelab import efron as e
+
+# --------------------------------------------------------------------------- brute force references
+
+
+def brute_force_cycles(weights, allowed, M):
+    """Every simple M-cycle by enumerating ordered M-tuples of distinct nodes."""
+    n = len(weights)
+    best, cycles = None, []
+    for combo in itertools.permutations(range(n), M):
+        if combo[0] != min(combo):
+            continue  # one rotation per cycle
+        steps = list(zip(combo, combo[1:] + combo[:1], strict=True))
+        if not all(allowed[i][j] for i, j in steps):
+            continue
+        value = sum(weights[i][j] for i, j in steps)
+        if best is None or value > best:
+            best, cycles = value, [combo]
+        elif value == best:
+            cycles.append(combo)
+    return best, sorted(cycles)
+
+
+def dfs_cycles(weights, allowed, M):
+    """Every simple M-cycle by plain depth-first search over simple paths (no bounds)."""
+    n, best, found = len(weights), None, []
+    succ = [np.flatnonzero(allowed[i]) for i in range(n)]
+
+    def extend(path, total):
+        nonlocal best, found
+        if len(path) == M:
+            if allowed[path[-1], path[0]]:
+                v = total + weights[path[-1], path[0]]
+                if best is None or v > best:
+                    best, found = v, [tuple(path)]
+                elif v == best:
+                    found.append(tuple(path))
+            return
+        for c in succ[path[-1]]:
+            if c > path[0] and c not in path:
+                extend([*path, int(c)], total + weights[path[-1], c])
+
+    for l0 in range(n):
+        extend([l0], 0)
+    return best, sorted(found)
+
+
+def canonical(walk):
+    k = walk.index(min(walk))
+    return tuple(walk[k:] + walk[:k])
+
+
+def dice_graph(S, L, min_wins=None):
+    dice = e.unique_dice(L, S)
+    W = e.wins_matrix(dice)
+    return dice, W, e.allowed_edges(W, e.strict_min_wins(S) if min_wins is None else min_wins)
+
+
+# --------------------------------------------------------------------------- counting dice
+
+
+@pytest.mark.parametrize(("L", "S", "N"), [(7, 6, 924), (3, 4, 15), (2, 4, 5), (1, 5, 1), (4, 1, 4)])
+def test_num_unique_dice_paper_values(L, S, N):
+    assert e.num_unique_dice(L, S) == N
+    assert e.num_unique_dice_closed_form(L, S) == N
+
+
+@given(st.integers(1, 9), st.integers(1, 9))
+def test_recurrence_closed_form_and_enumeration_agree(L, S):
+    n = e.num_unique_dice(L, S)
+    assert n == e.num_unique_dice_closed_form(L, S) == comb(S + L - 1, L - 1)
+    if n <= 5000:
+        dice = e.unique_dice(L, S)
+        assert dice.shape == (n, L)
+        assert (dice >= 0).all() and (dice.sum(axis=1) == S).all()
+        assert len({tuple(d) for d in dice}) == n
+
+
+def test_n_2_s_is_s_plus_one():
+    assert [e.num_unique_dice(2, S) for S in range(1, 20)] == [S + 1 for S in range(1, 20)]
+
+
+def test_unique_dice_order_is_the_papers_enumeration():
+    dice = e.unique_dice(7, 6)
+    cum = np.cumsum(dice, axis=1)
+    keys = [tuple(c) for c in cum]
+    assert keys == sorted(keys)  # cumulative vectors ascending
+    faces = [e.die_faces(d) for d in dice]
+    assert faces == sorted(faces, reverse=True)  # equivalently, face tuples descending
+    assert faces[0] == (6,) * 6 and faces[-1] == (0,) * 6
+
+
+def test_faces_and_counts_round_trip():
+    for d in e.unique_dice(4, 3):
+        assert (e.die_counts(e.die_faces(d), 4) == d).all()
+    assert e.die_faces([2, 0, 0, 0, 4, 0, 0]) == (0, 0, 4, 4, 4, 4)
+
+
+# --------------------------------------------------------------------------- what beats what
+
+
+def test_efron_probabilities():
+    A, B, C, D = (0, 0, 4, 4, 4, 4), (3,) * 6, (2, 2, 2, 2, 6, 6), (1, 1, 1, 5, 5, 5)
+    for x, y in [(A, B), (B, C), (C, D), (D, A)]:
+        assert e.p_beats(x, y) == Fraction(2, 3)
+    assert e.p_beats(A, C) == Fraction(4, 9)
+    assert e.p_beats(B, D) == Fraction(1, 2) == e.p_beats(D, B)
+
+
+@settings(max_examples=50)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_wins_matrix_matches_p_beats_and_counts_every_pair_once(L, S, data):
+    dice = e.unique_dice(L, S)
+    W = e.wins_matrix(dice)
+    i = data.draw(st.integers(0, len(dice) - 1))
+    j = data.draw(st.integers(0, len(dice) - 1))
+    a, b = e.die_faces(dice[i]), e.die_faces(dice[j])
+    assert Fraction(int(W[i, j]), S * S) == e.p_beats(a, b)
+    ties = sum(x == y for x in a for y in b)
+    assert W[i, j] + W[j, i] + ties == S * S
+
+
+def test_p_beats_mixed_sizes_and_negative_labels():
+    assert e.p_beats((1, 2, 3), (0,)) == 1
+    assert e.p_beats((-2, 5), (0, 1, 7)) == Fraction(2, 6)
+
+
+# --------------------------------------------------------------------------- cycle search
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 7), st.integers(2, 5), st.integers(0, 2**32 - 1), st.floats(0.2, 0.9))
+def test_max_sum_cycles_equals_brute_force_on_random_digraphs(n, M, seed, density):
+    rng = np.random.default_rng(seed)
+    weights = rng.integers(-3, 6, size=(n, n))
+    allowed = rng.random((n, n)) < density
+    res = e.max_sum_cycles(weights, allowed, M)
+    np.fill_diagonal(allowed, False)
+    best, cycles = brute_force_cycles(weights, allowed, M)
+    assert res.value == best
+    assert [tuple(c) for c in res.cycles.tolist()] == cycles
+    if best is not None:
+        assert res.walk_value >= best  # closed walks include the simple cycles
+
+
+@pytest.mark.parametrize(("S", "L", "M"), [(3, 4, 3), (3, 5, 3), (3, 5, 4), (4, 4, 3), (4, 4, 4), (3, 6, 5)])
+def test_paper_method_and_fast_search_agree_when_walks_are_cycles(S, L, M):
+    _, W, A = dice_graph(S, L)
+    fast = e.max_sum_cycles(W, A, M)
+    value, walks = e.paper_max_sum_walks(W, A, M)
+    assert value == fast.value == fast.walk_value
+    # the paper lists every rotation of every set; we list each set once
+    assert len(walks) == M * len(fast.cycles)
+    assert sorted({canonical(list(w)) for w in walks}) == [tuple(c) for c in fast.cycles.tolist()]
+
+
+@pytest.mark.parametrize("n", [None, 19, 20, 21, 24])
+def test_paper_method_on_the_papers_run(n):
+    """Every mode of the paper's S=6, L=7, M=4 run, on the first 300 dice (the full run is benchmarked)."""
+    dice = e.unique_dice(7, 6)[:300]
+    W = e.wins_matrix(dice)
+    A = e.allowed_edges(W, 19, n)
+    fast = e.max_sum_cycles(W, A, 4)
+    value, walks = e.paper_max_sum_walks(W, A, 4)
+    assert value == fast.value
+    assert sorted({canonical(list(w)) for w in walks}) == [tuple(c) for c in fast.cycles.tolist()]
+
+
+def test_simple_cycles_only_where_walks_repeat_a_die():
+    """S=3, L=5, M=6: the max-sum recursion finds closed walks (a 3-cycle twice) but no 6-set exists."""
+    _, W, A = dice_graph(3, 5)
+    value, walks = e.paper_max_sum_walks(W, A, 6)
+    assert value is not None and value >= 0
+    assert all(len(set(w)) < 6 for w in walks)  # every maximal walk repeats a die
+    res = e.max_sum_cycles(W, A, 6)
+    assert res.value is None and res.walk_value == value and res.cycles.shape == (0, 6)
+    assert e.best_cycles(3, 5, 6) == []
+
+
+def test_simple_cycle_below_the_walk_maximum():
+    """S=3, L=6, M=7: the best closed walk repeats dice; the best simple cycle is lower."""
+    _, W, A = dice_graph(3, 6)
+    res = e.max_sum_cycles(W, A, 7)
+    assert res.walk_value > res.value
+    best, found = dfs_cycles(W, A, 7)
+    assert res.value == best
+    assert [tuple(c) for c in res.cycles.tolist()] == found
+
+
+def test_best_cycles_paper_results():
+    sets = e.best_cycles(6, 7, 4)
+    assert len(sets) == 25
+    assert sets[0] == ((4,) * 6, (3,) * 6, (2, 2, 2, 2, 6, 6), (1, 1, 5, 5, 5, 5))
+    assert len(e.best_cycles(6, 7, 4, wins=21)) == 69
+    efron = e.best_cycles(6, 7, 4, wins=24)
+    assert efron == [((3,) * 6, (2, 2, 2, 2, 6, 6), (1, 1, 1, 5, 5, 5), (0, 0, 4, 4, 4, 4))]
+    assert e.best_cycles(6, 7, 4, wins=25) == []
+    assert e.best_cycles(3, 5, 3) == [((2, 2, 2), (1, 1, 4), (0, 3, 3))]
+
+
+def test_best_cycles_every_adjacent_pair_beats_the_next():
+    for sets, check in [
+        (e.best_cycles(6, 7, 4), lambda p: p > Fraction(1, 2)),
+        (e.best_cycles(6, 7, 4, wins=20), lambda p: p == Fraction(20, 36)),
+    ]:
+        for dice in sets:
+            assert len(set(dice)) == len(dice)
+            for a, b in zip(dice, dice[1:] + dice[:1], strict=True):
+                assert check(e.p_beats(a, b))
+
+
+def test_non_strict_reading_admits_ties_at_one_half():
+    strict = e.best_cycles(6, 7, 4)
+    loose = e.best_cycles(6, 7, 4, min_wins=18)
+    total = lambda dice: sum(e.p_beats(a, b) for a, b in zip(dice, dice[1:] + dice[:1], strict=True))  # noqa: E731
+    assert total(loose[0]) > total(strict[0])
+    assert any(e.p_beats(a, b) == Fraction(1, 2) for a, b in zip(loose[0], loose[0][1:] + loose[0][:1], strict=True))
+
+
+def test_search_all_covers_every_value():
+    out = e.search_all(3, 5, 3)
+    assert next(iter(out)) is None
+    assert list(out)[1:] == sorted(set(range(5, 10)) & set(out))
+    assert out[None][1] == e.best_cycles(3, 5, 3)
+    for n, (value, sets) in out.items():
+        if n is not None:
+            assert sets == e.best_cycles(3, 5, 3, wins=n)
+            assert (value is None) == (sets == []) and (value is None or value == 3 * n)
+
+
+@pytest.mark.parametrize(("S", "L"), [(3, 4), (3, 5), (4, 4)])
+@pytest.mark.parametrize("M", [3, 4, 5])
+def test_count_cycles_matches_enumeration(S, L, M):
+    _, W, A = dice_graph(S, L)
+    _, cycles = dfs_cycles(np.zeros_like(W), A, M)  # equal weights: every cycle is optimal
+    assert e.count_cycles(S, L, M) == len(cycles)
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: e.num_unique_dice(0, 6), "L must be >= 1"),
+        (lambda: e.num_unique_dice(7, 0), "S must be >= 1"),
+        (lambda: e.num_unique_dice(7.0, 6), "L must be an integer"),
+        (lambda: e.unique_dice(True, 6), "L must be an integer"),
+        (lambda: e.best_cycles(6, 7, 1), "M must be >= 2"),
+        (lambda: e.best_cycles(6, 7, 4, wins=18), "wins must be in 19..36"),
+        (lambda: e.best_cycles(6, 7, 4, wins=37), "wins must be in 19..36"),
+        (lambda: e.best_cycles(6, 7, 4, min_wins=10), "min_wins must be in 18..36"),
+        (lambda: e.p_beats((1, 2.5), (1, 2)), "integer faces"),
+        (lambda: e.p_beats((), (1, 2)), "at least one face"),
+        (lambda: e.p_beats(3, (1, 2)), "sequence of integer faces"),
+        (lambda: e.die_counts((0, 7), 7), "labels in 0..6"),
+        (lambda: e.wins_matrix(np.array([[1.5, 2]])), "integer label counts"),
+        (lambda: e.wins_matrix(np.array([1, 2])), "2-D array"),
+        (lambda: e.max_sum_cycles(np.zeros((3, 2), int), np.ones((3, 2), bool), 3), "square"),
+        (lambda: e.count_cycles(6, 7, 6), "M must be in 3..5"),
+        (lambda: e.count_cycles(6, 7, 4, min_wins=18), "beat each other"),
+    ],
+)
+def test_bad_input_raises_clear_value_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_degenerate_cases_are_empty_not_errors():
+    assert e.best_cycles(1, 5, 3) == []  # one face: nobody beats a die that beats them
+    assert e.best_cycles(6, 1, 2) == []  # one die only
+    assert e.best_cycles(2, 2, 3) == []
