@@ -51,6 +51,8 @@ __all__ = [
     "p_beats",
     "strict_min_wins",
     "allowed_edges",
+    "maxplus_product",
+    "same_cycle",
     "CycleSearch",
     "max_sum_cycles",
     "paper_max_sum_walks",
@@ -327,6 +329,44 @@ def _search(indptr, indices, weights, M, order, upper):
                 partial[d] = partial[d - 1] + weights[p]
                 ptr[d] = indptr[c]
     return best, found[:nfound].copy()
+
+
+@njit(cache=True)
+def _maxplus_dense(A, B):
+    n, m = A.shape[0], B.shape[1]
+    C = np.empty((n, m), dtype=np.int64)
+    for i in range(n):
+        for j in range(m):
+            C[i, j] = A[i, 0] + B[0, j]
+        for k in range(1, A.shape[1]):
+            a = A[i, k]
+            for j in range(m):
+                v = a + B[k, j]
+                if v > C[i, j]:
+                    C[i, j] = v
+    return C
+
+
+def maxplus_product(A, B) -> np.ndarray:
+    """The max-plus (tropical) matrix product ``C[i, j] = max_k A[i, k] + B[k, j]`` of integer arrays.
+
+    This is the step of the paper's recursion: with the penalised wins matrix
+    ``W``, ``S^0 = W (x) W`` and ``S^1 = W (x) S^0`` (indices as in the paper,
+    ``S^0[l2, l0] = max_{l3} w[l2, l3] + w[l3, l0]``).
+    """
+    A = np.asarray(A)
+    B = np.asarray(B)
+    if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[0] or A.shape[1] == 0:
+        raise ValueError(f"shapes {A.shape} and {B.shape} do not chain")
+    if not (np.issubdtype(A.dtype, np.integer) and np.issubdtype(B.dtype, np.integer)):
+        raise ValueError("maxplus_product takes integer arrays")
+    return _maxplus_dense(A.astype(np.int64), B.astype(np.int64))
+
+
+def same_cycle(a, b) -> bool:
+    """Whether the cyclic sequences ``a`` and ``b`` are rotations of each other."""
+    a, b = tuple(a), tuple(b)
+    return len(a) == len(b) and any(a[k:] + a[:k] == b for k in range(max(len(a), 1)))
 
 
 def _csr(weights: np.ndarray, allowed: np.ndarray):

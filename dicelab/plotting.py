@@ -13,10 +13,11 @@ import re
 from pathlib import Path
 
 import matplotlib as mpl
+from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 
 from dicelab.paths import output_dir
 
-__all__ = ["STYLE", "PALETTE", "use_style", "save_figure"]
+__all__ = ["STYLE", "PALETTE", "use_style", "save_figure", "draw_die_face", "draw_digraph"]
 
 #: Colour-blind-safe palette (Okabe and Ito), in the order lines are drawn.
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
@@ -57,3 +58,57 @@ def save_figure(fig, name: str) -> Path:
     path = output_dir("figures") / f"{name}.png"
     fig.savefig(path, metadata={"Software": None})
     return path
+
+
+# Pip positions on a unit face, for the values 1..6 (0 is a blank face).
+_PIPS = {
+    0: [],
+    1: [(0.5, 0.5)],
+    2: [(0.25, 0.75), (0.75, 0.25)],
+    3: [(0.25, 0.75), (0.5, 0.5), (0.75, 0.25)],
+    4: [(0.25, 0.75), (0.75, 0.75), (0.25, 0.25), (0.75, 0.25)],
+    5: [(0.25, 0.75), (0.75, 0.75), (0.5, 0.5), (0.25, 0.25), (0.75, 0.25)],
+    6: [(0.25, 0.75), (0.25, 0.5), (0.25, 0.25), (0.75, 0.75), (0.75, 0.5), (0.75, 0.25)],
+}
+
+
+def draw_die_face(ax, value, xy=(0.0, 0.0), size=1.0, *, color="white", pip_color="black", text=None):
+    """Draw one die face with lower-left corner ``xy``: pips for 0..6, else ``text`` or the value."""
+    x0, y0 = xy
+    ax.add_patch(
+        FancyBboxPatch(
+            (x0 + 0.05 * size, y0 + 0.05 * size), 0.9 * size, 0.9 * size,
+            boxstyle=f"round,pad=0,rounding_size={0.15 * size}", facecolor=color, edgecolor="0.2", lw=1.2,
+        )
+    )
+    if text is None and isinstance(value, int) and value in _PIPS:
+        for px, py in _PIPS[value]:
+            ax.add_patch(Circle((x0 + px * size, y0 + py * size), 0.08 * size, color=pip_color))
+    else:
+        label = str(value) if text is None else text
+        ax.text(x0 + size / 2, y0 + size / 2, label, ha="center", va="center", fontsize=12 * size, color=pip_color)
+
+
+def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0.0):
+    """Draw a small directed graph: ``pos`` maps node names to (x, y); ``edges`` lists
+    ``(u, v, label)`` or ``(u, v, label, style)`` with ``style`` a dict of FancyArrowPatch
+    options (e.g. ``{"linestyle": "--", "arrowstyle": "-"}``). Returns ``ax``."""
+    for edge in edges:
+        u, v, label = edge[:3]
+        style = {"arrowstyle": "-|>", "mutation_scale": 16, "lw": 1.5, "color": "0.25"}
+        style.update(edge[3] if len(edge) > 3 else {})
+        (x1, y1), (x2, y2) = pos[u], pos[v]
+        length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1e-12)
+        dx, dy = (x2 - x1) / length * radius * 1.1, (y2 - y1) / length * radius * 1.1
+        ax.add_patch(
+            FancyArrowPatch((x1 + dx, y1 + dy), (x2 - dx, y2 - dy), connectionstyle=f"arc3,rad={curved}", **style)
+        )
+        if label:
+            ax.text((x1 + x2) / 2, (y1 + y2) / 2, label, ha="center", va="center", fontsize=10,
+                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"})
+    for name, (x, y) in pos.items():
+        ax.add_patch(Circle((x, y), radius, facecolor=node_color, edgecolor="white", lw=2, zorder=3))
+        ax.text(x, y, name, ha="center", va="center", color="white", fontsize=12, weight="bold", zorder=4)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return ax

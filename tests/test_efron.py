@@ -247,6 +247,26 @@ def test_count_cycles_matches_enumeration(S, L, M):
     assert e.count_cycles(S, L, M) == len(cycles)
 
 
+def test_maxplus_product_and_the_papers_s_matrices():
+    rng = np.random.default_rng(1)
+    A, B = rng.integers(-9, 9, (5, 4)), rng.integers(-9, 9, (4, 3))
+    expected = (A[:, :, None] + B[None, :, :]).max(axis=1)
+    assert (e.maxplus_product(A, B) == expected).all()
+    # the paper's S^2 diagonal is the best closed 4-walk through each die; negative: no set
+    for L, has_sets in [(6, True), (4, False)]:
+        W = e.wins_matrix(e.unique_dice(L, 3))
+        allowed = e.allowed_edges(W, 5)
+        Wp = np.where(allowed, W, -4 * 9)
+        S1 = e.maxplus_product(Wp, e.maxplus_product(Wp, Wp))
+        best = e.maxplus_product(Wp, S1).diagonal().max()
+        walk = e.max_sum_cycles(W, allowed, 4).walk_value
+        assert (best == walk) if has_sets else (best < 0 and walk is None)
+
+
+def test_same_cycle():
+    assert e.same_cycle("abcd", "cdab") and not e.same_cycle("abcd", "abdc") and e.same_cycle((), ())
+
+
 # --------------------------------------------------------------------------- bad input
 
 
@@ -269,6 +289,8 @@ def test_count_cycles_matches_enumeration(S, L, M):
         (lambda: e.wins_matrix(np.array([1, 2])), "2-D array"),
         (lambda: e.max_sum_cycles(np.zeros((3, 2), int), np.ones((3, 2), bool), 3), "square"),
         (lambda: e.count_cycles(6, 7, 6), "M must be in 3..5"),
+        (lambda: e.maxplus_product(np.ones((2, 3), int), np.ones((2, 3), int)), "do not chain"),
+        (lambda: e.maxplus_product(np.ones((2, 2)), np.ones((2, 2))), "integer arrays"),
         (lambda: e.count_cycles(6, 7, 4, min_wins=18), "beat each other"),
     ],
 )
