@@ -52,7 +52,9 @@ def fast_run_indices(S: int, L: int, M: int) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per timing (median reported)")
-    parser.add_argument("--full-paper", action="store_true", help="also time the paper's method on S=6, L=7, M=4")
+    parser.add_argument(
+        "--full-paper", action="store_true", help="also time the paper's method on S=6, L=7, M=4"
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -75,15 +77,20 @@ def main(argv=None) -> int:
     assert fast_small == paper_small, "the two methods disagree"
     n_small = efron.num_unique_dice(L, S)
     print(f"\nS={S} L={L} M={M} (N = {n_small} dice), all searches, identical results:")
-    print(f"  paper's method {t_small_paper:.2f} s, dicelab {t_small_fast * 1e3:.1f} ms: "
-          f"{t_small_paper / t_small_fast:.0f}x faster")
+    print(
+        f"  paper's method {t_small_paper:.2f} s, dicelab {t_small_fast * 1e3:.1f} ms: "
+        f"{t_small_paper / t_small_fast:.0f}x faster"
+    )
     # at full size: one of the 19 searches (the unequal one) by the paper's method, once
     W = efron.wins_matrix(efron.unique_dice(7, 6))
     allowed = efron.allowed_edges(W, 19)
     t_one, (value, walks) = timed(lambda: efron.paper_max_sum_walks(W, allowed, 4), 1)
     assert value == results[None][0] and len(walks) == 4 * len(results[None][1])
-    print(f"  paper's method at N = 924, unequal search only: {t_one:.1f} s; x 19 searches ~ {19 * t_one:.0f} s, "
-          f"~{19 * t_one / t_fast:.0f}x dicelab's complete run")
+    print(
+        f"  paper's method at N = 924, unequal search only: {t_one:.1f} s; "
+        f"x 19 searches ~ {19 * t_one:.0f} s, "
+        f"~{19 * t_one / t_fast:.0f}x dicelab's complete run"
+    )
 
     if args.full_paper:
         t_paper, paper_full = timed(lambda: paper_run(6, 7, 4), 1)

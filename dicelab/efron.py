@@ -221,12 +221,60 @@ class CycleSearch:
     walk_value: int | None
 
 
-_NEG = np.int64(-(2**40))  # "minus infinity" for forbidden steps; sums of two stay far from overflow
+_NEG = np.int64(-(2**40))  # "minus infinity" for forbidden steps; sums of a few stay far from overflow
+
+# The weighted digraph is kept in compressed sparse rows: the successors of node i are
+# indices[indptr[i]:indptr[i+1]] (ascending), with step weights in the same positions.
+
+
+def _csr(weights: np.ndarray, allowed: np.ndarray):
+    rows, cols = np.nonzero(allowed)  # row-major: rows ascending, columns ascending within a row
+    indptr = np.zeros(allowed.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=allowed.shape[0]), out=indptr[1:])
+    return indptr, cols.astype(np.int64), weights[rows, cols].astype(np.int64)
 
 
 @njit(cache=True)
-def _maxplus_product(indptr, indices, weights, B):
-    """``C = A (x) B`` in the (max, +) semiring, ``A`` sparse (CSR), ``B`` dense; ``_NEG`` = -inf."""
+def _csr_equal(indptr, indices, weights, value):
+    """The subgraph of the steps whose weight equals ``value``."""
+    n = indptr.size - 1
+    keep = weights == value
+    new_ptr = np.zeros(n + 1, dtype=np.int64)
+    for i in range(n):
+        new_ptr[i + 1] = new_ptr[i] + keep[indptr[i] : indptr[i + 1]].sum()
+    return new_ptr, indices[keep], weights[keep]
+
+
+@njit(cache=True)
+def _dense(indptr, indices, weights):
+    n = indptr.size - 1
+    R = np.full((n, n), -(2**40), dtype=np.int64)
+    for i in range(n):
+        for p in range(indptr[i], indptr[i + 1]):
+            R[i, indices[p]] = weights[p]
+    return R
+
+
+@njit(cache=True)
+def _square(indptr, indices, weights):
+    """``R_2 = A (x) A``: best two-step walk between every pair, from the sparse rows only."""
+    n = indptr.size - 1
+    R = np.full((n, n), -(2**40), dtype=np.int64)
+    for i in range(n):
+        for p in range(indptr[i], indptr[i + 1]):
+            k = indices[p]
+            a = weights[p]
+            for q in range(indptr[k], indptr[k + 1]):
+                j = indices[q]
+                v = a + weights[q]
+                if v > R[i, j]:
+                    R[i, j] = v
+    return R
+
+
+@njit(cache=True)
+def _times_dense(indptr, indices, weights, B):
+    """``A (x) B`` with ``A`` sparse and ``B`` dense; entries below -inf/2 are -inf again."""
     n = indptr.size - 1
     neg = -(2**40)
     C = np.full((n, B.shape[1]), neg, dtype=np.int64)
@@ -238,11 +286,48 @@ def _maxplus_product(indptr, indices, weights, B):
                 v = a + B[k, j]
                 if v > C[i, j]:
                     C[i, j] = v
-    for i in range(n):
         for j in range(B.shape[1]):
             if C[i, j] < neg // 2:
                 C[i, j] = neg
     return C
+
+
+@njit(cache=True)
+def _diagonal_bound(indptr, indices, weights, Ra, Rb, a_is_one):
+    """``ub[i] = max_k R_a[i, k] + R_b[k, i]``, the best closed walk through ``i``."""
+    n = indptr.size - 1
+    neg = -(2**40)
+    ub = np.full(n, neg, dtype=np.int64)
+    for i in range(n):
+        best = neg
+        if a_is_one:
+            for p in range(indptr[i], indptr[i + 1]):
+                v = weights[p] + Rb[indices[p], i]
+                if v > best:
+                    best = v
+        else:
+            for k in range(n):
+                v = Ra[i, k] + Rb[k, i]
+                if v > best:
+                    best = v
+        ub[i] = best if best > neg // 2 else neg
+    return ub
+
+
+def _walk_bounds(indptr, indices, weights, M: int) -> np.ndarray:
+    """Per node ``i``: the best closed ``M``-walk through ``i`` (the paper's ``S_{l0,l0}``).
+
+    The walk is split into ``a = M // 2`` and ``b = M - a`` steps, so only the
+    max-plus powers ``R_2 .. R_b`` are formed (``R_2`` from the sparse rows alone).
+    """
+    a, b = M // 2, M - M // 2
+    powers = {1: _dense(indptr, indices, weights)} if b == 1 else {}
+    if b >= 2:
+        powers[2] = _square(indptr, indices, weights)
+    for r in range(3, b + 1):
+        powers[r] = _times_dense(indptr, indices, weights, powers[r - 1])
+    Ra = powers[a] if a > 1 else powers[b]  # Ra unused when a == 1
+    return _diagonal_bound(indptr, indices, weights, Ra, powers[b], a == 1)
 
 
 @njit(cache=True)
@@ -369,27 +454,22 @@ def same_cycle(a, b) -> bool:
     return len(a) == len(b) and any(a[k:] + a[:k] == b for k in range(max(len(a), 1)))
 
 
-def _csr(weights: np.ndarray, allowed: np.ndarray):
-    rows, cols = np.nonzero(allowed)  # row-major: rows ascending, columns ascending within a row
-    indptr = np.zeros(allowed.shape[0] + 1, dtype=np.int64)
-    np.cumsum(np.bincount(rows, minlength=allowed.shape[0]), out=indptr[1:])
-    return indptr, cols.astype(np.int64), weights[rows, cols].astype(np.int64)
-
-
-def _walk_bounds(indptr, indices, w, dense: np.ndarray, M: int) -> np.ndarray:
-    """Per node ``i``: the best closed ``M``-walk through ``i`` (the paper's ``max_{l0} S_{l0,l0}``).
-
-    Splits the walk as ``a = M // 2`` plus ``b = M - a`` steps: ``R_M[i,i] =
-    max_k R_a[i,k] + R_b[k,i]``, so only ``b - 1`` max-plus products are needed.
-    """
-    a, b = M // 2, M - M // 2
-    powers = {1: dense}
-    R = dense
-    for r in range(2, b + 1):
-        R = _maxplus_product(indptr, indices, w, R)
-        powers[r] = R
-    diag = (powers[a] + powers[b].T).max(axis=1)
-    return np.where(diag < _NEG // 2, _NEG, diag)
+def _cycles_in(indptr, indices, weights, M: int) -> CycleSearch:
+    empty = np.empty((0, M), dtype=np.int64)
+    n = indptr.size - 1
+    if n < M or indices.size == 0:
+        return CycleSearch(None, empty, None)
+    upper = _walk_bounds(indptr, indices, weights, M)
+    walk_value = int(upper.max())
+    if walk_value == _NEG:
+        return CycleSearch(None, empty, None)
+    order = np.argsort(-upper, kind="stable").astype(np.int64)
+    order = order[upper[order] > _NEG]
+    best, cycles = _search(indptr, indices, weights, M, order, upper)
+    if cycles.shape[0] == 0:
+        return CycleSearch(None, empty, walk_value)
+    cycles = cycles[np.lexsort(cycles.T[::-1])]
+    return CycleSearch(int(best), cycles, walk_value)
 
 
 def max_sum_cycles(weights, allowed, M: int) -> CycleSearch:
@@ -413,25 +493,10 @@ def max_sum_cycles(weights, allowed, M: int) -> CycleSearch:
         raise ValueError(f"weights must be integers, got dtype {weights.dtype}")
     allowed = allowed.copy()
     np.fill_diagonal(allowed, False)
-    weights = weights.astype(np.int64)
-    n = weights.shape[0]
-    if n < M or not allowed.any():
-        return CycleSearch(None, np.empty((0, M), dtype=np.int64), None)
-    if np.abs(weights[allowed]).max(initial=0) * M >= 2**39:
-        raise ValueError("weights too large for the int64 max-plus search")
     indptr, indices, w = _csr(weights, allowed)
-    dense = np.where(allowed, weights, _NEG)
-    upper = _walk_bounds(indptr, indices, w, dense, M)
-    walk_value = int(upper.max())
-    if walk_value == _NEG:
-        return CycleSearch(None, np.empty((0, M), dtype=np.int64), None)
-    order = np.argsort(-upper, kind="stable").astype(np.int64)
-    order = order[upper[order] > _NEG]
-    best, cycles = _search(indptr, indices, w, M, order, upper)
-    if best <= _NEG // 2 or cycles.shape[0] == 0:
-        return CycleSearch(None, np.empty((0, M), dtype=np.int64), walk_value)
-    cycles = cycles[np.lexsort(cycles.T[::-1])]
-    return CycleSearch(int(best), cycles, walk_value)
+    if w.size and np.abs(w).max() * M >= 2**39:
+        raise ValueError("weights too large for the int64 max-plus search")
+    return _cycles_in(indptr, indices, w, M)
 
 
 def paper_max_sum_walks(weights, allowed, M: int) -> tuple[int | None, list[tuple[int, ...]]]:
@@ -502,7 +567,7 @@ def _resolve_thresholds(S: int, wins: int | None, min_wins: int | None) -> tuple
 
 def _as_face_sets(dice: np.ndarray, cycles: np.ndarray) -> list[tuple[tuple[int, ...], ...]]:
     faces = [die_faces(d) for d in dice]
-    return [tuple(faces[i] for i in row) for row in cycles]
+    return [tuple(map(faces.__getitem__, row)) for row in cycles.tolist()]
 
 
 def best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wins: int | None = None):
@@ -546,9 +611,11 @@ def search_all(S: int = 6, L: int = 7, M: int = 4, *, min_wins: int | None = Non
     min_wins, _ = _resolve_thresholds(S, None, min_wins)
     dice = unique_dice(L, S)
     W = wins_matrix(dice)
+    graph = _csr(W, allowed_edges(W, min_wins))  # built once, filtered for each n
     out = {}
-    for n in [None, *np.unique(W[W >= min_wins]).tolist()]:
-        res = max_sum_cycles(W, allowed_edges(W, min_wins, n), M)
+    for n in [None, *np.unique(graph[2]).tolist()]:
+        sub = graph if n is None else _csr_equal(*graph, n)
+        res = _cycles_in(*sub, M)
         out[n] = (res.value, _as_face_sets(dice, res.cycles))
     return out
 

@@ -77,8 +77,13 @@ def draw_die_face(ax, value, xy=(0.0, 0.0), size=1.0, *, color="white", pip_colo
     x0, y0 = xy
     ax.add_patch(
         FancyBboxPatch(
-            (x0 + 0.05 * size, y0 + 0.05 * size), 0.9 * size, 0.9 * size,
-            boxstyle=f"round,pad=0,rounding_size={0.15 * size}", facecolor=color, edgecolor="0.2", lw=1.2,
+            (x0 + 0.05 * size, y0 + 0.05 * size),
+            0.9 * size,
+            0.9 * size,
+            boxstyle=f"round,pad=0,rounding_size={0.15 * size}",
+            facecolor=color,
+            edgecolor="0.2",
+            lw=1.2,
         )
     )
     if text is None and isinstance(value, int) and value in _PIPS:
@@ -86,7 +91,9 @@ def draw_die_face(ax, value, xy=(0.0, 0.0), size=1.0, *, color="white", pip_colo
             ax.add_patch(Circle((x0 + px * size, y0 + py * size), 0.08 * size, color=pip_color))
     else:
         label = str(value) if text is None else text
-        ax.text(x0 + size / 2, y0 + size / 2, label, ha="center", va="center", fontsize=12 * size, color=pip_color)
+        ax.text(
+            x0 + size / 2, y0 + size / 2, label, ha="center", va="center", fontsize=12 * size, color=pip_color
+        )
 
 
 def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0.0):
@@ -101,11 +108,20 @@ def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0
         length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1e-12)
         dx, dy = (x2 - x1) / length * radius * 1.1, (y2 - y1) / length * radius * 1.1
         ax.add_patch(
-            FancyArrowPatch((x1 + dx, y1 + dy), (x2 - dx, y2 - dy), connectionstyle=f"arc3,rad={curved}", **style)
+            FancyArrowPatch(
+                (x1 + dx, y1 + dy), (x2 - dx, y2 - dy), connectionstyle=f"arc3,rad={curved}", **style
+            )
         )
         if label:
-            ax.text((x1 + x2) / 2, (y1 + y2) / 2, label, ha="center", va="center", fontsize=10,
-                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"})
+            ax.text(
+                (x1 + x2) / 2,
+                (y1 + y2) / 2,
+                label,
+                ha="center",
+                va="center",
+                fontsize=10,
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none"},
+            )
     for name, (x, y) in pos.items():
         ax.add_patch(Circle((x, y), radius, facecolor=node_color, edgecolor="white", lw=2, zorder=3))
         ax.text(x, y, name, ha="center", va="center", color="white", fontsize=12, weight="bold", zorder=4)

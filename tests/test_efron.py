@@ -225,7 +225,9 @@ def test_non_strict_reading_admits_ties_at_one_half():
     loose = e.best_cycles(6, 7, 4, min_wins=18)
     total = lambda dice: sum(e.p_beats(a, b) for a, b in zip(dice, dice[1:] + dice[:1], strict=True))  # noqa: E731
     assert total(loose[0]) > total(strict[0])
-    assert any(e.p_beats(a, b) == Fraction(1, 2) for a, b in zip(loose[0], loose[0][1:] + loose[0][:1], strict=True))
+    assert any(
+        e.p_beats(a, b) == Fraction(1, 2) for a, b in zip(loose[0], loose[0][1:] + loose[0][:1], strict=True)
+    )
 
 
 def test_search_all_covers_every_value():

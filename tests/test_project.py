@@ -77,8 +77,9 @@ def test_readme_figures_exist(root):
         assert (root / target).is_file(), f"README shows {target}, which does not exist"
 
 
-@pytest.mark.parametrize("nb_path", notebooks(__import__("pathlib").Path(__file__).resolve().parents[1]),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "nb_path", notebooks(__import__("pathlib").Path(__file__).resolve().parents[1]), ids=lambda p: p.name
+)
 def test_committed_notebook_hygiene(nb_path):
     nb = json.loads(nb_path.read_text())
     assert nb["metadata"]["kernelspec"]["name"] == "python3"
