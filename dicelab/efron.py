@@ -221,7 +221,9 @@ class CycleSearch:
     walk_value: int | None
 
 
-_NEG = np.int64(-(2**40))  # "minus infinity" for forbidden steps; sums of a few stay far from overflow
+# "Minus infinity" for forbidden steps; numba kernels read it as a compile-time constant.
+# Sums of a few of them stay far from int64 overflow.
+_NEG = -(2**40)
 
 # The weighted digraph is kept in compressed sparse rows: the successors of node i are
 # indices[indptr[i]:indptr[i+1]] (ascending), with step weights in the same positions.
@@ -248,7 +250,7 @@ def _csr_equal(indptr, indices, weights, value):
 @njit(cache=True)
 def _dense(indptr, indices, weights):
     n = indptr.size - 1
-    R = np.full((n, n), -(2**40), dtype=np.int64)
+    R = np.full((n, n), _NEG, dtype=np.int64)
     for i in range(n):
         for p in range(indptr[i], indptr[i + 1]):
             R[i, indices[p]] = weights[p]
@@ -259,7 +261,7 @@ def _dense(indptr, indices, weights):
 def _square(indptr, indices, weights):
     """``R_2 = A (x) A``: best two-step walk between every pair, from the sparse rows only."""
     n = indptr.size - 1
-    R = np.full((n, n), -(2**40), dtype=np.int64)
+    R = np.full((n, n), _NEG, dtype=np.int64)
     for i in range(n):
         for p in range(indptr[i], indptr[i + 1]):
             k = indices[p]
@@ -276,7 +278,7 @@ def _square(indptr, indices, weights):
 def _times_dense(indptr, indices, weights, B):
     """``A (x) B`` with ``A`` sparse and ``B`` dense; entries below -inf/2 are -inf again."""
     n = indptr.size - 1
-    neg = -(2**40)
+    neg = _NEG
     C = np.full((n, B.shape[1]), neg, dtype=np.int64)
     for i in range(n):
         for p in range(indptr[i], indptr[i + 1]):
@@ -296,7 +298,7 @@ def _times_dense(indptr, indices, weights, B):
 def _diagonal_bound(indptr, indices, weights, Ra, Rb, a_is_one):
     """``ub[i] = max_k R_a[i, k] + R_b[k, i]``, the best closed walk through ``i``."""
     n = indptr.size - 1
-    neg = -(2**40)
+    neg = _NEG
     ub = np.full(n, neg, dtype=np.int64)
     for i in range(n):
         best = neg
@@ -341,7 +343,7 @@ def _search(indptr, indices, weights, M, order, upper):
     Returns the best value and all cycles attaining it.
     """
     n = indptr.size - 1
-    neg = -(2**40)
+    neg = _NEG
     best = neg
     cap = 64
     found = np.empty((cap, M), dtype=np.int64)
