@@ -41,6 +41,8 @@ from math import comb
 import numpy as np
 from numba import njit
 
+from dicelab._checks import check_int as _check_int
+
 __all__ = [
     "num_unique_dice",
     "num_unique_dice_closed_form",
@@ -63,17 +65,6 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- input checks
-
-
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
-    """Return ``value`` as an int, or raise ValueError naming the argument and the range."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
-    value = int(value)
-    if value < low or (high is not None and value > high):
-        allowed = f">= {low}" if high is None else f"in {low}..{high}"
-        raise ValueError(f"{name} must be {allowed}, got {value}")
-    return value
 
 
 def _check_faces(name: str, faces) -> tuple[int, ...]:

@@ -96,7 +96,7 @@ def draw_die_face(ax, value, xy=(0.0, 0.0), size=1.0, *, color="white", pip_colo
         )
 
 
-def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0.0):
+def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0.0, fontsize=12):
     """Draw a small directed graph: ``pos`` maps node names to (x, y); ``edges`` lists
     ``(u, v, label)`` or ``(u, v, label, style)`` with ``style`` a dict of FancyArrowPatch
     options (e.g. ``{"linestyle": "--", "arrowstyle": "-"}``). Returns ``ax``."""
@@ -124,7 +124,13 @@ def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0
             )
     for name, (x, y) in pos.items():
         ax.add_patch(Circle((x, y), radius, facecolor=node_color, edgecolor="white", lw=2, zorder=3))
-        ax.text(x, y, name, ha="center", va="center", color="white", fontsize=12, weight="bold", zorder=4)
+        ax.text(
+            x, y, name, ha="center", va="center", color="white", fontsize=fontsize, weight="bold", zorder=4
+        )
+    xs, ys = [x for x, _ in pos.values()], [y for _, y in pos.values()]
+    margin = 2 * radius
+    ax.set_xlim(min(xs) - margin, max(xs) + margin)
+    ax.set_ylim(min(ys) - margin, max(ys) + margin)
     ax.set_aspect("equal")
     ax.axis("off")
     return ax

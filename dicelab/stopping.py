@@ -1,0 +1,128 @@
+"""One die, r rolls: the optimal stopping game of b.a.d.g., exactly.
+
+Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Section 2, and notebook
+``02_badg.ipynb``.
+
+Notation (the paper's)
+----------------------
+``s``
+    sides of the die, faces ``1..s``, each with probability ``1/s``.
+``r``
+    rolls left, counting the one about to be made (``r >= 1``). With one roll
+    left the die must be taken as it lands.
+``E(r, s)``
+    the expected face of the optimal game with ``r`` rolls left
+    (:func:`optimal_value`): take the die when its face is at least the value of
+    going on, ``E(r-1, s)``, otherwise roll again.
+b.a.d.g. points
+    ``s - face``, the paper's (bad) points; maximising the face is the same game.
+
+All values are exact :class:`fractions.Fraction`.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import cache
+
+import pandas as pd
+
+from dicelab._checks import check_int as _check_int
+
+__all__ = [
+    "expected_max",
+    "optimal_value",
+    "max_reject",
+    "value_with_cutoff",
+    "max_strategy_reject",
+    "strategy_table",
+]
+
+
+def _check(s, r) -> tuple[int, int]:
+    return _check_int("s", s, 2), _check_int("r", r, 1)
+
+
+def expected_max(s: int, r: int) -> Fraction:
+    """Expected maximum of ``r`` rolls of an ``s``-sided die (the paper's Fig. 3).
+
+    ``P(max <= k) = (k/s)^r``, so ``E = sum_k k [k^r - (k-1)^r] / s^r``. The
+    paper's formula (4) prints the denominator as ``s``; it must be ``s^r``.
+    """
+    s, r = _check(s, r)
+    return Fraction(sum(k * (k**r - (k - 1) ** r) for k in range(1, s + 1)), s**r)
+
+
+@cache
+def _optimal(s: int, r: int) -> Fraction:
+    if r == 1:
+        return Fraction(s + 1, 2)
+    return value_with_cutoff(s, _max_reject(s, r), _optimal(s, r - 1))
+
+
+def _max_reject(s: int, r: int) -> int:
+    if r == 1:
+        return 0
+    return math.ceil(_optimal(s, r - 1)) - 1  # roll again exactly when the face is below E(r-1, s)
+
+
+def optimal_value(s: int, r: int) -> Fraction:
+    """``E(r, s)``: the expected face of the optimal one-die game with ``r`` rolls left (eqs. 13-14)."""
+    s, r = _check(s, r)
+    return _optimal(s, r)
+
+
+def max_reject(s: int, r: int) -> int:
+    """The highest face the optimal player rolls again with ``r`` rolls left (0 when ``r = 1``).
+
+    Optimal play takes the die when its face is at least ``E(r-1, s)``, so the
+    highest face rejected is ``ceil(E(r-1, s)) - 1`` (a face equal to ``E(r-1, s)``
+    is a tie; taking it is as good as rolling). The paper defines the cutoff as
+    ``floor(E(r-1, s)) - 1``, one lower than its own tables whenever ``E(r-1, s)``
+    is not an integer.
+    """
+    s, r = _check(s, r)
+    return _max_reject(s, r)
+
+
+def value_with_cutoff(s: int, reject_up_to: int, continuation) -> Fraction:
+    """Expected face of one roll that is rolled again at faces ``<= reject_up_to``.
+
+    ``sum_{k > c} k/s + (c/s) * continuation``, with ``continuation`` the value of
+    rolling again (the paper's eqs. 5 and 7-11).
+    """
+    s = _check_int("s", s, 2)
+    c = _check_int("reject_up_to", reject_up_to, 0, s - 1)
+    accepted = Fraction((c + 1 + s) * (s - c), 2 * s)  # sum_{k=c+1}^{s} k / s
+    return accepted + Fraction(c, s) * Fraction(continuation)
+
+
+def max_strategy_reject(s: int, r: int) -> int:
+    """Highest face rolled again by the paper's (wrong) expected-maximum rule (Section 2.1).
+
+    The rule takes the die when its face is at least the expected maximum of the
+    remaining ``r - 1`` rolls, so it rejects faces below ``E_max(s, r-1)``.
+    """
+    s, r = _check(s, r)
+    if r == 1:
+        return 0
+    return math.ceil(expected_max(s, r - 1)) - 1
+
+
+def strategy_table(s: int, r_max: int = 15) -> pd.DataFrame:
+    """The paper's Figs. 4-7 for an ``s``-sided die: one row per number of rolls left.
+
+    Columns: ``max reject`` (``None`` with one roll left: every face is taken),
+    ``expected face`` ``E(r, s)`` and ``expected points`` ``s - E(r, s)``, exact.
+    """
+    s = _check_int("s", s, 2)
+    r_max = _check_int("r_max", r_max, 1)
+    rows = []
+    for r in range(1, r_max + 1):
+        value = _optimal(s, r)
+        rows.append((r, _max_reject(s, r) if r > 1 else None, value, s - value))
+    columns = ["rolls left", "max reject", "expected face", "expected points"]
+    table = pd.DataFrame(rows, columns=columns).set_index("rolls left")
+    table["max reject"] = table["max reject"].astype("Int64")  # <NA> with one roll left
+    return table

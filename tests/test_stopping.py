@@ -1,0 +1,78 @@
+"""Tests of dicelab.stopping: the one-die game, exactly."""
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dicelab import stopping
+
+
+@given(st.integers(2, 12), st.integers(1, 5))
+def test_expected_max_matches_enumeration(s, r):
+    rolls = list(itertools.product(range(1, s + 1), repeat=r))
+    assert stopping.expected_max(s, r) == Fraction(sum(max(x) for x in rolls), len(rolls))
+
+
+@given(st.integers(2, 10), st.integers(1, 4))
+def test_optimal_value_beats_every_cutoff_rule(s, r):
+    """E(r, s) is the best over all cutoff sequences (brute force over them)."""
+    best = Fraction(0)
+    for cuts in itertools.product(range(s), repeat=r - 1):  # reject faces <= cut, rolls r..2
+        value = Fraction(s + 1, 2)
+        for c in reversed(cuts):
+            value = stopping.value_with_cutoff(s, c, value)
+        best = max(best, value)
+    assert stopping.optimal_value(s, r) == best
+
+
+def test_paper_tables_cutoffs():
+    expected = {
+        6: [3, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5],
+        8: [4, 5, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7],
+        10: [5, 6, 7, 7, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9],
+        12: [6, 7, 8, 9, 9, 10, 10, 10, 10, 10, 10, 11, 11, 11],
+    }
+    for s, cuts in expected.items():
+        assert [stopping.max_reject(s, r) for r in range(2, 16)] == cuts
+
+
+def test_fifty_sided_counterexample():
+    e2 = stopping.optimal_value(50, 2)
+    assert e2 == Fraction(127, 4)
+    values = [stopping.value_with_cutoff(50, c, e2) for c in (30, 31, 32, 33, 34)]
+    assert values == [
+        Fraction(3525, 100),
+        Fraction(35265, 1000),
+        Fraction(3526, 100),
+        Fraction(35235, 1000),
+        Fraction(3519, 100),
+    ]
+    assert stopping.max_reject(50, 3) == 31 and stopping.max_strategy_reject(50, 3) == 33
+    assert stopping.optimal_value(50, 3) == max(values)
+
+
+def test_strategy_table():
+    table = stopping.strategy_table(6, 3)
+    assert list(table.columns) == ["max reject", "expected face", "expected points"]
+    assert table.loc[2, "expected face"] == Fraction(17, 4) and table.loc[3, "expected points"] == Fraction(
+        4, 3
+    )
+    assert table["max reject"].isna().tolist() == [True, False, False]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: stopping.expected_max(1, 3), "s must be >= 2"),
+        (lambda: stopping.optimal_value(6, 0), "r must be >= 1"),
+        (lambda: stopping.value_with_cutoff(6, 6, 3), "reject_up_to must be in 0..5"),
+        (lambda: stopping.strategy_table(6, 0), "r_max must be >= 1"),
+        (lambda: stopping.max_reject(6.0, 2), "s must be an integer"),
+    ],
+)
+def test_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
