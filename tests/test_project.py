@@ -98,3 +98,6 @@ def test_committed_notebook_hygiene(nb_path):
     assert "Ledger(" in text and ".write()" in "".join(code[-1]["source"]), "the ledger is the last cell"
     for cell in cells:
         assert "execution" not in cell.get("metadata", {}), "normalise with nbstripout"
+    shown = [o["data"]["text/plain"] for c in code for o in c["outputs"] if "text/plain" in o.get("data", {})]
+    leaked = [t for t in shown if "".join(t).startswith("Claim(")]
+    assert not leaked, "a cell ends with ledger.add: end it with a result"

@@ -1,0 +1,77 @@
+"""Timing of the simultaneous-Pig solvers against the paper's value iteration.
+
+    python benchmarks/pig.py            # includes the 11 x 11 three-player grid (about 1-2 minutes)
+    python benchmarks/pig.py --no-grid
+
+Medians of repeated runs; the paper's value iteration is run once (it takes seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from dicelab import pig
+
+
+def timed(fn, repeat: int):
+    times, result = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--no-grid", action="store_true", help="skip the 11 x 11 three-player grid")
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+
+    t0 = time.perf_counter()
+    pig.best_response(pig.HoldAt(3, 6), 6)
+    pig.best_response_3p(pig.HoldAt(3, 6, players=3), pig.HoldAt(3, 6, players=3), 6)
+    pig.sequential_optimal(6)
+    pig.value_iteration(pig.HoldAt(3, 6), 6)
+    print(f"first calls (numba compile or cache load): {time.perf_counter() - t0:.1f} s")
+
+    h25 = pig.HoldAt(25)
+    t_br, br = timed(lambda: pig.best_response(h25), args.repeat)
+    t_vi, vi = timed(lambda: pig.value_iteration(h25, tol=1e-12), 1)
+    assert np.abs(br.win - vi.win).max() < 1e-10
+    print(
+        f"\nbest response to hold-at-25 (one reverse sweep): median {t_br * 1e3:.1f} ms, "
+        f"p(0,0) = {br.value:.7f}"
+    )
+    print(
+        f"paper's value iteration (Algorithm 0.1) to 1e-12: {t_vi:.2f} s, {vi.iterations} sweeps: "
+        f"{t_vi / t_br:.0f}x slower, same values"
+    )
+    t_sweep, _ = timed(lambda: [pig.best_response(pig.HoldAt(n)).value for n in range(10, 41)], args.repeat)
+    print(f"Fig. 1 sweep, n = 10..40 (31 best responses): median {t_sweep:.2f} s")
+    t_seq, seq = timed(lambda: pig.sequential_optimal(tol=1e-13), args.repeat)
+    print(f"sequential_optimal() to 1e-13: median {t_seq:.3f} s, first player wins {seq.first_player:.10f}")
+    t_full, _ = timed(lambda: pig.full_best_response(h25), args.repeat)
+    print(f"full within-turn best response: median {t_full:.3f} s")
+    h = {n: pig.HoldAt(n, players=3) for n in range(20, 31)}
+    t_3p, w = timed(lambda: pig.best_response_3p(h[25], h[25]), max(1, min(3, args.repeat)))
+    print(f"three-player best response: median {t_3p:.2f} s, p(0,0,0) = {w[0, 0, 0]:.6f}")
+    if not args.no_grid:
+        t0 = time.perf_counter()
+        grid = {}
+        for a in range(20, 31):
+            for b in range(a, 31):  # the grid is symmetric in the two opponents
+                grid[a, b] = grid[b, a] = pig.best_response_3p(h[a], h[b])[0, 0, 0]
+        print(f"11 x 11 three-player grid (66 solves, symmetry): {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,638 @@
+"""Simultaneous Pig: hold-at-k turns, best responses for two and three players, sequential Pig.
+
+Serves ``simultaneous-pig.txt`` and notebook ``03_simultaneous_pig.ipynb``.
+
+The game
+--------
+Every player rolls one die at the same time, turn after turn. Within a turn a player
+keeps rolling until holding; a 1 wipes the turn total out. When every player has held
+or rolled a 1, the turn ends and the turn totals are banked. The first to reach
+``goal`` (100) wins; if ``m`` players reach it in the same turn, each gets ``1/m``.
+
+Notation (the paper's)
+----------------------
+``X_k``
+    the turn total of a player who holds at ``k`` (rolls until the total is at
+    least ``k``): ``0`` after a 1, otherwise one of ``k, ..., k+5``.
+``p(i, j)``
+    player A's probability of winning from the start of a turn with A on ``i``
+    and B on ``j`` points (ties at the goal worth ``tie``, 1/2 by default).
+policy
+    an integer array ``policy[own, other]`` of hold values, ``1 <= k <= goal - own``;
+    for three players an opponent is a *simple* strategy, ``policy[own]``.
+
+Exactness: the distributions of ``X_k`` are exact fractions; the best responses
+are float64, solved in one reverse sweep (scores never decrease; the only way back
+to a state is both players scoring 0, a self-loop with a closed form). Small goals
+are solved in exact fractions too (:func:`best_response_exact`), for the tests.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+from dicelab._checks import check_int
+
+__all__ = [
+    "GOAL",
+    "hold_distribution",
+    "hold_table",
+    "HoldAt",
+    "check_policy",
+    "BestResponse",
+    "best_response",
+    "best_response_exact",
+    "value_iteration",
+    "win_probability",
+    "best_response_3p",
+    "full_best_response",
+    "SequentialSolution",
+    "sequential_optimal",
+]
+
+GOAL = 100
+
+
+def _check_goal(goal) -> int:
+    return check_int("goal", goal, 1)
+
+
+def _check_tie(tie) -> float:
+    try:
+        value = float(tie)
+    except (TypeError, ValueError):
+        raise ValueError(f"tie must be a number in [0, 1], got {tie!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"tie must be in [0, 1], got {tie!r}")
+    return value
+
+
+# --------------------------------------------------------------------------- hold at k
+
+
+@cache
+def _hold(k: int) -> tuple[tuple[int, Fraction], ...]:
+    if k == 1:
+        dist = {0: Fraction(1, 6), 1: Fraction(0)} | {x: Fraction(1, 6) for x in range(2, 7)}
+    else:
+        prev = dict(_hold(k - 1))
+        base = prev.get(k - 1, Fraction(0))  # P(X_{k-1} = k-1): the player must roll again
+        dist = {0: prev[0] + base / 6}
+        dist[k] = prev.get(k, Fraction(0))
+        for x in range(k + 1, k + 4 + 1):
+            dist[x] = prev.get(x, Fraction(0)) + base / 6
+        dist[k + 5] = base / 6  # the paper prints (1/6) P_{X_k}(i) here; it must be P_{X_k}(k)
+    return tuple(sorted(dist.items()))
+
+
+def hold_distribution(k: int) -> dict[int, Fraction]:
+    """The exact distribution of ``X_k``, the turn total when holding at ``k`` (Table 1 recursion).
+
+    Keys ``0, k, k+1, ..., k+5`` (``P(X_1 = 1) = 0`` is kept, as in the paper).
+    The recursion: ``X_{k+1}`` equals ``X_k`` unless ``X_k = k``, in which case one
+    more roll gives ``0`` or ``k+2 .. k+6`` with probability 1/6 each.
+    """
+    k = check_int("k", k, 1)
+    return dict(_hold(k))
+
+
+@cache
+def _hold_table_cached(goal: int) -> np.ndarray:
+    table = np.zeros((goal + 1, goal + 6))
+    for k in range(1, goal + 1):
+        for x, p in _hold(k):
+            table[k, x] = float(p)
+    return table
+
+
+def hold_table(goal: int = GOAL) -> np.ndarray:
+    """``T[k, x] = P(X_k = x)`` as floats, for ``k = 1..goal`` (row 0 unused)."""
+    return _hold_table_cached(_check_goal(goal)).copy()
+
+
+def HoldAt(n: int, goal: int = GOAL, *, cap: bool = True, players: int = 2) -> np.ndarray:  # noqa: N802
+    """The "hold at n" policy as an array of hold values.
+
+    With ``cap`` (the paper's rule) a player who needs fewer than ``n`` points holds
+    at ``goal - own`` instead; without it the player holds at ``n`` regardless.
+    Shape ``(goal, goal)`` indexed ``[own, other]`` for two players, ``(goal,)``
+    indexed ``[own]`` (a simple strategy) for use as a three-player opponent.
+    """
+    goal = _check_goal(goal)
+    n = check_int("n", n, 1)
+    players = check_int("players", players, 2, 3)
+    own = np.arange(goal)
+    hold = np.minimum(n, goal - own) if cap else np.full(goal, n)
+    if not cap and n > goal:
+        raise ValueError(f"n must be at most goal ({goal}) without capping, got {n}")
+    hold = hold.astype(np.int64)
+    return hold if players == 3 else np.repeat(hold[:, None], goal, axis=1)
+
+
+def check_policy(policy, goal: int = GOAL, *, simple: bool = False) -> np.ndarray:
+    """Validate a policy array: integer hold values in ``1..goal`` of the right shape."""
+    goal = _check_goal(goal)
+    arr = np.asarray(policy)
+    shape = (goal,) if simple else (goal, goal)
+    if arr.shape != shape:
+        raise ValueError(f"policy must have shape {shape} for goal {goal}, got {arr.shape}")
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"policy must hold integer hold values, got dtype {arr.dtype}")
+    if arr.min() < 1 or arr.max() > goal:
+        raise ValueError(f"hold values must be in 1..{goal}, got {arr.min()}..{arr.max()}")
+    return arr.astype(np.int64)
+
+
+# --------------------------------------------------------------------------- two players
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    """Player A's best hold-at-k response: ``policy[i, j]`` and ``win[i, j]`` for ``i, j < goal``."""
+
+    goal: int
+    policy: np.ndarray
+    win: np.ndarray
+    iterations: int = 1
+
+    @property
+    def value(self) -> float:
+        """A's winning probability from the start, ``p(0, 0)``."""
+        return float(self.win[0, 0])
+
+
+@njit(cache=True)
+def _terminal(i, j, goal, tie):
+    if i >= goal:
+        return tie if j >= goal else 1.0
+    return 0.0
+
+
+@njit(cache=True)
+def _br2_kernel(goal, T, opp, tie):
+    """One reverse sweep: states by decreasing scores; the self-loop solved per action."""
+    win = np.zeros((goal, goal))
+    pol = np.zeros((goal, goal), dtype=np.int64)
+    G = np.zeros(goal + 6)
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            kb = opp[j, i]
+            # G[x]: A ends the turn with x points (x > 0), over B's outcomes
+            for x in range(1, goal - i + 6):
+                g = 0.0
+                for b in range(kb + 6):
+                    pb = T[kb, b]
+                    if pb == 0.0:
+                        continue
+                    i2, j2 = i + x, j + b
+                    g += pb * (_terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2])
+                G[x] = g
+            g0 = 0.0  # A busts, B scores
+            for b in range(1, kb + 6):
+                pb = T[kb, b]
+                if pb == 0.0:
+                    continue
+                j2 = j + b
+                g0 += pb * (0.0 if j2 >= goal else win[i, j2])
+            best = -1.0
+            best_k = 1
+            for k in range(1, goal - i + 1):
+                a = T[k, 0] * g0
+                for r in range(6):
+                    a += T[k, k + r] * G[k + r]
+                c = T[k, 0] * T[kb, 0]
+                v = a / (1.0 - c)
+                if v > best:
+                    best = v
+                    best_k = k
+            win[i, j] = best
+            pol[i, j] = best_k
+    return win, pol
+
+
+def best_response(opponent, goal: int = GOAL, *, tie=0.5) -> BestResponse:
+    """Player A's optimal hold-at-k policy against a fixed opponent policy (two players).
+
+    Solved exactly (in float64) in one reverse sweep: a turn never lowers a score,
+    so every state depends only on states with higher scores and on itself, through
+    the turn in which both players score 0. For a fixed opponent action that
+    self-loop makes ``q_k = a_k + c_k p``, so ``p = max_k a_k / (1 - c_k)``.
+    ``tie`` is A's reward when both reach the goal in the same turn (1/2: shared).
+    """
+    goal = _check_goal(goal)
+    opp = check_policy(opponent, goal)
+    win, pol = _br2_kernel(goal, _hold_table_cached(goal), opp, _check_tie(tie))
+    return BestResponse(goal, pol, win)
+
+
+def best_response_exact(opponent, goal: int, *, tie=Fraction(1, 2)) -> BestResponse:
+    """The same best response in exact fractions (pure Python: for small goals, e.g. tests)."""
+    goal = _check_goal(goal)
+    opp = check_policy(opponent, goal)
+    tie = Fraction(tie)
+    if not 0 <= tie <= 1:
+        raise ValueError(f"tie must be in [0, 1], got {tie}")
+    dist = {k: dict(_hold(k)) for k in range(1, goal + 1)}
+    win: dict = {}
+
+    def value(i, j):
+        if i >= goal:
+            return tie if j >= goal else Fraction(1)
+        if j >= goal:
+            return Fraction(0)
+        return win[i, j]
+
+    pol = np.zeros((goal, goal), dtype=np.int64)
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            B = dist[int(opp[j, i])]
+            best = best_k = None
+            for k in range(1, goal - i + 1):
+                A = dist[k]
+                a = sum(
+                    (pa * pb * value(i + x, j + b) for x, pa in A.items() for b, pb in B.items() if x or b),
+                    Fraction(0),
+                )
+                v = a / (1 - A[0] * B[0])
+                if best is None or v > best:
+                    best, best_k = v, k
+            win[i, j], pol[i, j] = best, best_k
+    arr = np.empty((goal, goal), dtype=object)
+    for (i, j), v in win.items():
+        arr[i, j] = v
+    return BestResponse(goal, pol, arr)
+
+
+@njit(cache=True)
+def _vi_sweep(goal, T, opp, tie, win):
+    """One sweep of the paper's value iteration (Algorithm 0.1), in place; returns the largest change."""
+    delta = 0.0
+    pol = np.zeros((goal, goal), dtype=np.int64)
+    for i in range(goal):
+        for j in range(goal):
+            kb = opp[j, i]
+            best = -1.0
+            best_k = 1
+            for k in range(1, goal - i + 1):
+                q = 0.0
+                for x in range(k + 6):
+                    pa = T[k, x]
+                    if pa == 0.0:
+                        continue
+                    for b in range(kb + 6):
+                        pb = T[kb, b]
+                        if pb == 0.0:
+                            continue
+                        i2, j2 = i + x, j + b
+                        v = _terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2]
+                        q += pa * pb * v
+                if q > best:
+                    best = q
+                    best_k = k
+            delta = max(delta, abs(best - win[i, j]))
+            win[i, j] = best
+            pol[i, j] = best_k
+    return delta, pol
+
+
+def value_iteration(opponent, goal: int = GOAL, *, tie=0.5, tol: float = 1e-12, max_iter: int = 10_000):
+    """The paper's Algorithm 0.1: sweep every state with ``p <- max_k q(i, j, k)`` until the
+    largest change is below ``tol``. Kept to compare with :func:`best_response`."""
+    goal = _check_goal(goal)
+    opp = check_policy(opponent, goal)
+    check_int("max_iter", max_iter, 1)
+    T = _hold_table_cached(goal)
+    win = np.zeros((goal, goal))
+    for it in range(1, max_iter + 1):
+        delta, pol = _vi_sweep(goal, T, opp, _check_tie(tie), win)
+        if delta < tol:
+            return BestResponse(goal, pol, win, it)
+    raise RuntimeError(f"value iteration did not reach tol={tol} in {max_iter} sweeps")
+
+
+@njit(cache=True)
+def _evaluate_kernel(goal, T, pa_pol, pb_pol, tie):
+    win = np.zeros((goal, goal))
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            k, kb = pa_pol[i, j], pb_pol[j, i]
+            a = 0.0
+            for x in range(k + 6):
+                pa = T[k, x]
+                if pa == 0.0:
+                    continue
+                for b in range(kb + 6):
+                    pb = T[kb, b]
+                    if pb == 0.0 or (x == 0 and b == 0):
+                        continue
+                    i2, j2 = i + x, j + b
+                    a += (
+                        pa
+                        * pb
+                        * (_terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2])
+                    )
+            win[i, j] = a / (1.0 - T[k, 0] * T[kb, 0])
+    return win
+
+
+def win_probability(policy_a, policy_b, goal: int = GOAL, *, tie=0.5) -> np.ndarray:
+    """A's winning probability ``p[i, j]`` when A plays ``policy_a`` and B plays ``policy_b``."""
+    goal = _check_goal(goal)
+    return _evaluate_kernel(
+        goal,
+        _hold_table_cached(goal),
+        check_policy(policy_a, goal),
+        check_policy(policy_b, goal),
+        _check_tie(tie),
+    )
+
+
+@njit(cache=True)
+def _full_br_kernel(goal, T, opp, tie):
+    """Best response that may hold at any turn total: optimal stopping within the turn."""
+    win = np.zeros((goal, goal))
+    V = np.zeros(goal + 6)
+    G = np.zeros(goal + 6)
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            kb = opp[j, i]
+            for x in range(1, goal - i + 6):
+                g = 0.0
+                for b in range(kb + 6):
+                    pb = T[kb, b]
+                    if pb == 0.0:
+                        continue
+                    i2, j2 = i + x, j + b
+                    g += pb * (_terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2])
+                G[x] = g
+            g0 = 0.0
+            for b in range(1, kb + 6):
+                pb = T[kb, b]
+                if pb == 0.0:
+                    continue
+                g0 += pb * (0.0 if j + b >= goal else win[i, j + b])
+            v = 0.0
+            for _ in range(200):  # v = V(0; v): a contraction (both must score 0 to come back)
+                bust = g0 + T[kb, 0] * v
+                for t in range(goal - i + 5, 0, -1):
+                    if i + t >= goal:
+                        V[t] = G[t]
+                        continue
+                    roll = bust / 6.0
+                    for r in range(2, 7):
+                        roll += V[t + r] / 6.0 if t + r < goal - i + 6 else G[goal - i] / 6.0
+                    V[t] = max(G[t], roll)
+                new = bust / 6.0
+                for r in range(2, 7):
+                    new += V[r] / 6.0
+                if abs(new - v) < 1e-15:
+                    v = new
+                    break
+                v = new
+            win[i, j] = v
+    return win
+
+
+def full_best_response(opponent, goal: int = GOAL, *, tie=0.5) -> np.ndarray:
+    """A's best response when A may hold at *any* turn total (not only "hold at k").
+
+    Within a turn A sees only its own rolls, so its choice is an optimal stopping
+    problem on its turn total, against the distribution of B's turn. Returns the
+    winning probabilities ``p[i, j]``; compare with :func:`best_response`.
+    """
+    goal = _check_goal(goal)
+    return _full_br_kernel(goal, _hold_table_cached(goal), check_policy(opponent, goal), _check_tie(tie))
+
+
+# --------------------------------------------------------------------------- three players
+
+
+@njit(cache=True)
+def _br3_kernel(goal, T, o1, o2):
+    """A against two simple opponents (hold values by own score): one reverse sweep.
+
+    ``agg[i, j1, j2] = sum_b2 P(B2 scores b2) p(i, j1, j2 + b2)`` is kept for every
+    finished row, so A's outcomes need only B1's outcomes on top (7 terms, not 49)."""
+    win = np.zeros((goal, goal, goal))
+    agg = np.zeros((goal, goal, goal))
+    G = np.zeros(goal + 6)
+    for i in range(goal - 1, -1, -1):
+        for j1 in range(goal - 1, -1, -1):
+            k1 = o1[j1]
+            q1 = 0.0  # P(B1 reaches the goal this turn)
+            for b in range(k1, k1 + 6):
+                if j1 + b >= goal:
+                    q1 += T[k1, b]
+            for j2 in range(goal - 1, -1, -1):
+                k2 = o2[j2]
+                q2 = 0.0
+                for b in range(k2, k2 + 6):
+                    if j2 + b >= goal:
+                        q2 += T[k2, b]
+                # A reaches the goal: 1/m for m winners
+                w_goal = (1 - q1) * (1 - q2) + (q1 * (1 - q2) + q2 * (1 - q1)) / 2 + q1 * q2 / 3
+                for x in range(1, goal - i + 6):
+                    if i + x >= goal:
+                        G[x] = w_goal
+                        continue
+                    g = 0.0
+                    for b1 in range(k1 + 6):
+                        p1 = T[k1, b1]
+                        if p1 == 0.0 or j1 + b1 >= goal:
+                            continue
+                        g += p1 * agg[i + x, j1 + b1, j2]
+                    G[x] = g
+                g0 = 0.0  # A busts; the self-loop (all three score 0) is left out
+                for b1 in range(k1 + 6):
+                    p1 = T[k1, b1]
+                    if p1 == 0.0 or j1 + b1 >= goal:
+                        continue
+                    if b1 > 0:
+                        g0 += p1 * agg[i, j1 + b1, j2]
+                    else:
+                        for b2 in range(1, k2 + 6):
+                            p2 = T[k2, b2]
+                            if p2 == 0.0 or j2 + b2 >= goal:
+                                continue
+                            g0 += p1 * p2 * win[i, j1, j2 + b2]
+                best = -1.0
+                for k in range(1, goal - i + 1):
+                    a = T[k, 0] * g0
+                    for r in range(6):
+                        a += T[k, k + r] * G[k + r]
+                    v = a / (1.0 - T[k, 0] * T[k1, 0] * T[k2, 0])
+                    if v > best:
+                        best = v
+                win[i, j1, j2] = best
+            for j2 in range(goal):  # row (i, j1) is finished: aggregate over B2
+                k2 = o2[j2]
+                s = 0.0
+                for b2 in range(k2 + 6):
+                    p2 = T[k2, b2]
+                    if p2 == 0.0 or j2 + b2 >= goal:
+                        continue
+                    s += p2 * win[i, j1, j2 + b2]
+                agg[i, j1, j2] = s
+    return win
+
+
+def best_response_3p(opponent1, opponent2, goal: int = GOAL) -> np.ndarray:
+    """A's best hold-at-k response against two opponents with simple strategies (three players).
+
+    Opponents are arrays of hold values by their own score (``HoldAt(n, players=3)``),
+    as in the paper's Section "Three players with independent strategies". Winners
+    at the goal share 1/m. Returns ``p[i, j1, j2]``; A's chance from the start is ``p[0, 0, 0]``.
+    """
+    goal = _check_goal(goal)
+    o1 = check_policy(opponent1, goal, simple=True)
+    o2 = check_policy(opponent2, goal, simple=True)
+    return _br3_kernel(goal, _hold_table_cached(goal), o1, o2)
+
+
+def best_response_3p_exact(opponent1, opponent2, goal: int) -> dict:
+    """The three-player best response in exact fractions, directly over all 49 opponent
+    outcomes (pure Python: small goals, for the tests). Returns ``{(i, j1, j2): p}``."""
+    goal = _check_goal(goal)
+    o1 = check_policy(opponent1, goal, simple=True)
+    o2 = check_policy(opponent2, goal, simple=True)
+    dist = {k: dict(_hold(k)) for k in range(1, goal + 1)}
+    win: dict = {}
+
+    def value(i, j1, j2):
+        if i >= goal:
+            return Fraction(1, 1 + (j1 >= goal) + (j2 >= goal))
+        if j1 >= goal or j2 >= goal:
+            return Fraction(0)
+        return win[i, j1, j2]
+
+    for i in range(goal - 1, -1, -1):
+        for j1 in range(goal - 1, -1, -1):
+            for j2 in range(goal - 1, -1, -1):
+                B1, B2 = dist[int(o1[j1])], dist[int(o2[j2])]
+                best = None
+                for k in range(1, goal - i + 1):
+                    A = dist[k]
+                    a = sum(
+                        (
+                            pa * p1 * p2 * value(i + x, j1 + b1, j2 + b2)
+                            for x, pa in A.items()
+                            for b1, p1 in B1.items()
+                            for b2, p2 in B2.items()
+                            if x or b1 or b2
+                        ),
+                        Fraction(0),
+                    )
+                    v = a / (1 - A[0] * B1[0] * B2[0])
+                    best = v if best is None or v > best else best
+                win[i, j1, j2] = best
+    return win
+
+
+__all__.append("best_response_3p_exact")
+
+# --------------------------------------------------------------------------- sequential Pig
+
+
+@dataclass(frozen=True)
+class SequentialSolution:
+    """Optimal play of classic (turn-taking) Pig: ``win[i, j, t]`` for the player to move with
+    ``i`` points, the opponent ``j``, turn total ``t``; ``roll[i, j, t]`` whether to roll."""
+
+    goal: int
+    win: np.ndarray
+    roll: np.ndarray
+
+    @property
+    def first_player(self) -> float:
+        return float(self.win[0, 0, 0])
+
+    def hold_at(self, i: int, j: int) -> int:
+        """The smallest turn total at which the optimal player holds, from (i, j)."""
+        for t in range(1, self.goal - i + 1):
+            if not self.roll[i, j, t]:
+                return t
+        return self.goal - i
+
+
+@njit(cache=True)
+def _turn(i, j, goal, x, win, roll, hold_opp):
+    """Fill win[i, j, :] given x = win[j, i, 0] (the opponent's start after a 1 or a hold at 0)."""
+    for t in range(goal - i - 1, -1, -1):
+        r_val = (1.0 - x) / 6.0
+        for r in range(2, 7):
+            r_val += (1.0 if i + t + r >= goal else win[i, j, t + r]) / 6.0
+        h_val = 1.0 - (x if t == 0 else hold_opp[t])
+        if r_val >= h_val:
+            win[i, j, t] = r_val
+            roll[i, j, t] = True
+        else:
+            win[i, j, t] = h_val
+            roll[i, j, t] = False
+    return win[i, j, 0]
+
+
+@njit(cache=True)
+def _sequential_kernel(goal, tol):
+    win = np.zeros((goal, goal, goal))
+    roll = np.zeros((goal, goal, goal), dtype=np.bool_)
+    hold_i = np.zeros(goal + 1)
+    hold_j = np.zeros(goal + 1)
+    for s in range(2 * goal - 2, -1, -1):
+        for i in range(max(0, s - goal + 1), min(goal - 1, s) + 1):
+            j = s - i
+            if i > j:
+                continue
+            # holding at t hands the opponent the state (j, i + t): already solved (higher sum)
+            for t in range(1, goal - i):
+                hold_i[t] = win[j, i + t, 0]
+            for t in range(1, goal - j):
+                hold_j[t] = win[i, j + t, 0]
+            y = 0.5  # win[j, i, 0], iterated to the pair's fixed point
+            for _ in range(10_000):
+                x = _turn(i, j, goal, y, win, roll, hold_i)
+                y_new = _turn(j, i, goal, x, win, roll, hold_j) if i != j else x
+                if abs(y_new - y) < tol:
+                    y = y_new
+                    break
+                y = y_new
+            _turn(i, j, goal, y, win, roll, hold_i)
+    return win, roll
+
+
+def sequential_optimal(goal: int = GOAL, *, tol: float = 1e-13) -> SequentialSolution:
+    """Classic two-player Pig (turns taken in order), optimal play may hold at any turn total.
+
+    Value iteration as Neller and Presser describe, organised by score pairs: the
+    states ``(i, j, .)`` and ``(j, i, .)`` feed each other only through the turn
+    passing (a 1, or a hold at 0), so each pair is iterated to its fixed point,
+    pairs in decreasing order of ``i + j``. ``first_player`` is the chance that the
+    player who starts wins.
+    """
+    goal = _check_goal(goal)
+    if not 0 < tol < 1e-3:
+        raise ValueError(f"tol must be in (0, 1e-3), got {tol}")
+    win, roll = _sequential_kernel(goal, tol)
+    return SequentialSolution(goal, win, roll)
+
+
+def one_turn_win(k: int = GOAL) -> Fraction:
+    """Probability of reaching ``k`` points in a single turn when holding at ``k``: ``1 - P(X_k = 0)``."""
+    return 1 - hold_distribution(k)[0]
+
+
+__all__.append("one_turn_win")
+
+
+def deviation_threshold() -> int:
+    """The least number of players ``n`` with ``1/n`` below the one-turn chance of holding at 100."""
+    p = one_turn_win(GOAL)
+    return math.floor(1 / p) + 1
+
+
+__all__.append("deviation_threshold")
