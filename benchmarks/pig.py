@@ -40,6 +40,7 @@ def main(argv=None) -> int:
     pig.best_response_3p(pig.HoldAt(3, 6, players=3), pig.HoldAt(3, 6, players=3), 6)
     pig.sequential_optimal(6)
     pig.value_iteration(pig.HoldAt(3, 6), 6)
+    pig.symmetric_value_iteration(6, max_iter=4)
     print(f"first calls (numba compile or cache load): {time.perf_counter() - t0:.1f} s")
 
     h25 = pig.HoldAt(25)
@@ -63,6 +64,18 @@ def main(argv=None) -> int:
     h = {n: pig.HoldAt(n, players=3) for n in range(20, 31)}
     t_3p, w = timed(lambda: pig.best_response_3p(h[25], h[25]), max(1, min(3, args.repeat)))
     print(f"three-player best response: median {t_3p:.2f} s, p(0,0,0) = {w[0, 0, 0]:.6f}")
+    t_eq, eq = timed(lambda: pig.equilibrium(), max(1, min(3, args.repeat)))
+    print(
+        f"equilibrium(): median {t_eq:.2f} s, {eq.n_lp} LPs, {int((~eq.pure).sum())} mixed states, "
+        f"value(0,0) = {eq.value[0, 0]:.12f}"
+    )
+    t_sym, sym = timed(lambda: pig.symmetric_value_iteration(max_iter=60), max(1, min(3, args.repeat)))
+    print(
+        f"symmetric value iteration, 60 sweeps: median {t_sym:.2f} s (period {sym.period}, "
+        f"{int(sym.cycling.sum())} cycling states)"
+    )
+    t_sv, _ = timed(lambda: pig.svima(), max(1, min(3, args.repeat)))
+    print(f"svima(): median {t_sv:.2f} s")
     if not args.no_grid:
         t0 = time.perf_counter()
         grid = {}

@@ -636,3 +636,221 @@ def deviation_threshold() -> int:
 
 
 __all__.append("deviation_threshold")
+
+
+# --------------------------------------------------------------------------- both players rational (part 2)
+
+__all__ += ["SymmetricIteration", "symmetric_value_iteration", "Equilibrium", "equilibrium", "svima"]
+
+
+@njit(cache=True)
+def _symmetric_sweep(goal, T, pol, win, tie):
+    """One Gauss-Seidel sweep of the paper's symmetric value iteration, in place.
+
+    States in order i = 0..goal-1, j = 0..goal-1. At (i, j) the opponent plays the
+    current shared policy at its own state (j, i); A's greedy action and value
+    replace pol[i, j] and win[i, j] at once, so later states see them.
+    """
+    for i in range(goal):
+        for j in range(goal):
+            kb = pol[j, i]
+            best = -1.0
+            best_k = 1
+            for k in range(1, goal - i + 1):
+                q = 0.0
+                for x in range(k + 6):
+                    pa = T[k, x]
+                    if pa == 0.0:
+                        continue
+                    for b in range(kb + 6):
+                        pb = T[kb, b]
+                        if pb == 0.0:
+                            continue
+                        i2, j2 = i + x, j + b
+                        q += (
+                            pa
+                            * pb
+                            * (_terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2])
+                        )
+                if q > best:
+                    best = q
+                    best_k = k
+            win[i, j] = best
+            pol[i, j] = best_k
+
+
+@dataclass(frozen=True)
+class SymmetricIteration:
+    """The paper's value iteration with pi_B forced equal to pi_A.
+
+    ``policies``: the shared policy after each sweep (``policies[0]`` the start);
+    ``values``: the value array after each sweep (``values[0]`` all zero); ``period``: the period of the
+    policy sequence at the end (0 if it has not settled into a cycle) and
+    ``cycle_start``: the first sweep from which it repeats with that period;
+    ``cycling``: boolean mask of the states whose action changes within the cycle.
+    """
+
+    policies: list
+    values: np.ndarray
+    cycle_start: int
+    period: int
+    cycling: np.ndarray
+
+    @property
+    def cycle(self) -> list:
+        """The policies of one period of the cycle, in order."""
+        return self.policies[self.cycle_start : self.cycle_start + self.period]
+
+
+def symmetric_value_iteration(goal: int = GOAL, *, max_iter: int = 100, start: int = 25, tie=0.5):
+    """The paper's symmetric value iteration: sweep with pi_A greedy and pi_B = pi_A.
+
+    Update order: Gauss-Seidel over i ascending, then j ascending, values and policy in
+    place (the paper's (47, 69) is updated before (69, 47) and uses its new action).
+    Starts from hold-at-``start`` with all values 0 and runs ``max_iter`` sweeps; the
+    period of the policy sequence is read from its tail (at most 10).
+    """
+    goal = _check_goal(goal)
+    max_iter = check_int("max_iter", max_iter, 4)
+    T = _hold_table_cached(goal)
+    pol = HoldAt(check_int("start", start, 1), goal).copy()
+    win = np.zeros((goal, goal))
+    history = [pol.copy()]
+    values = [win.copy()]
+    for _ in range(max_iter):
+        _symmetric_sweep(goal, T, pol, win, _check_tie(tie))
+        history.append(pol.copy())
+        values.append(win.copy())
+    n = len(history) - 1
+    period = next(
+        (
+            q
+            for q in range(1, 11)
+            if n - 2 * q >= 0 and all(np.array_equal(history[n - t], history[n - t - q]) for t in range(q))
+        ),
+        0,
+    )
+    changing = np.zeros((goal, goal), dtype=bool)
+    first = -1
+    if period:
+        first = n - period
+        while first - 1 >= 0 and np.array_equal(history[first - 1], history[first - 1 + period]):
+            first -= 1
+        for a in history[first : first + period]:
+            changing |= a != history[first]
+    return SymmetricIteration(history, values, first, period, changing)
+
+
+def _padded_values(goal: int, tie: float) -> np.ndarray:
+    """Values on (i, j) in [0, 2 goal + 6)^2: terminal outside the board, filled inside as solved."""
+    W = np.zeros((2 * goal + 6, 2 * goal + 6))
+    W[goal:, :goal] = 1.0
+    W[goal:, goal:] = tie
+    return W
+
+
+def _stage_matrices(i, j, W, T, goal):
+    """Stage game at (i, j): ``q[k, k'] = A[k, k'] + C[k, k'] p(i, j)`` for A's and B's hold values."""
+    X, B = goal - i + 6, goal - j + 6
+    V = W[i : i + X, j : j + B].copy()
+    V[0, 0] = 0.0  # both score 0: the self-loop, carried by C
+    Pa, Pb = T[1 : goal - i + 1, :X], T[1 : goal - j + 1, :B]
+    return Pa @ V @ Pb.T, np.outer(Pa[:, 0], Pb[:, 0])
+
+
+def _fixed_point(A, C, stage):
+    """Solve ``v = stage(A + C v)`` by Newton steps safeguarded with a bracket in [0, 1].
+
+    ``stage(M)`` returns ``(value, row strategy, column strategy)``; with those strategies
+    the stage value is linear in ``v``, and its fixed point is the Newton step."""
+    lo, hi, v = 0.0, 1.0, 0.5
+    for _ in range(200):
+        value, x, y = stage(A + C * v)
+        a, c = x @ A @ y, x @ C @ y
+        if value > v:
+            lo = max(lo, v)
+        else:
+            hi = min(hi, v)
+        new = a / (1.0 - c)
+        if not lo <= new <= hi:
+            new = 0.5 * (lo + hi)
+        if abs(new - v) < 1e-15 or hi - lo < 1e-15:
+            return new, x, y
+        v = new
+    return v, x, y  # pragma: no cover - the bracket halves at worst
+
+
+@dataclass(frozen=True)
+class Equilibrium:
+    """Result of :func:`equilibrium` or :func:`svima` (values and strategies for ``i, j < goal``).
+
+    ``value[i, j]``: A's winning probability; ``row[i, j]`` / ``col[i, j]``: A's and B's
+    strategies at that state as probability vectors over hold values ``1..`` (index 0 is
+    hold-at-1); ``pure[i, j]``: whether the state has a pure saddle point; ``n_lp``: LPs solved.
+    """
+
+    goal: int
+    value: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+    pure: np.ndarray
+    n_lp: int
+
+
+def _sweep_stage_games(goal, tie, stage):
+    T = _hold_table_cached(goal)
+    W = _padded_values(goal, tie)
+    row = np.zeros((goal, goal, goal))
+    col = np.zeros((goal, goal, goal))
+    pure = np.zeros((goal, goal), dtype=bool)
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            A, C = _stage_matrices(i, j, W, T, goal)
+            v, x, y = _fixed_point(A, C, stage)
+            W[i, j] = v
+            row[i, j, : x.size] = x
+            col[i, j, : y.size] = y
+            pure[i, j] = x.max() > 1 - 1e-12 and y.max() > 1 - 1e-12
+    return W[:goal, :goal].copy(), row, col, pure
+
+
+def equilibrium(goal: int = GOAL, *, tie=0.5) -> Equilibrium:
+    """The exact equilibrium of two-player simultaneous Pig as a zero-sum stochastic game.
+
+    At every state both players choose a hold value at once; the stage game is the
+    matrix of continuation values, solved as an LP (HiGHS) unless it has a pure
+    saddle point. States are solved in reverse order (scores never fall); the
+    self-loop (both score 0) makes the stage matrix depend on the state's own value,
+    a one-dimensional fixed point solved by safeguarded Newton steps.
+    """
+    from dicelab.games import solve_matrix_game
+
+    goal = _check_goal(goal)
+    counter = [0]
+
+    def stage(M):
+        sol = solve_matrix_game(M)
+        counter[0] += not sol.pure
+        return sol.value, sol.row, sol.col
+
+    value, row, col, pure = _sweep_stage_games(goal, _check_tie(tie), stage)
+    return Equilibrium(goal, value, row, col, pure, counter[0])
+
+
+def svima(goal: int = GOAL, *, tie=0.5) -> Equilibrium:
+    """The paper's Stackelberg value iteration (Algorithm 0.2), state by state.
+
+    B leads: for each of B's hold values A best-responds, and B picks the one that
+    leaves A least, ``p = min_k' max_k q(k, k')`` (pure strategies). The value
+    iteration's fixed point is computed directly in one reverse sweep.
+    """
+    goal = _check_goal(goal)
+
+    def stage(M):
+        best_rows = M.argmax(axis=0)  # A's best reply to each of B's actions
+        kb = int(M.max(axis=0).argmin())
+        ka = int(best_rows[kb])
+        return float(M[ka, kb]), np.eye(M.shape[0])[ka], np.eye(M.shape[1])[kb]
+
+    value, row, col, pure = _sweep_stage_games(goal, _check_tie(tie), stage)
+    return Equilibrium(goal, value, row, col, pure, 0)

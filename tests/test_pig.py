@@ -147,3 +147,41 @@ def test_sequential_against_plain_value_iteration(goal):
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# --------------------------------------------------------------------------- part 2: both players rational
+
+
+@pytest.mark.parametrize("goal", [2, 6, 12])
+def test_equilibrium_is_symmetric_and_solves_every_stage_game(goal):
+    from dicelab import games
+
+    eq = pig.equilibrium(goal)
+    assert eq.value[0, 0] == pytest.approx(0.5, abs=1e-12)
+    assert np.allclose(eq.value + eq.value.T, 1.0, atol=1e-11)
+    T = pig.hold_table(goal)
+    W = pig._padded_values(goal, 0.5)
+    W[:goal, :goal] = eq.value
+    for i, j in itertools.product(range(goal), repeat=2):
+        A, C = pig._stage_matrices(i, j, W, T, goal)
+        M = A + C * eq.value[i, j]
+        x, y = eq.row[i, j, : goal - i], eq.col[i, j, : goal - j]
+        assert games.solve_matrix_game(M).value == pytest.approx(eq.value[i, j], abs=1e-10)
+        assert (x @ M).min() >= eq.value[i, j] - 1e-9 and (M @ y).max() <= eq.value[i, j] + 1e-9
+
+
+def test_svima_is_the_upper_value_of_pure_stage_games():
+    goal = 10
+    sv = pig.svima(goal)
+    eq = pig.equilibrium(goal)
+    assert sv.pure.all()
+    assert sv.value[goal - 1, goal - 1] >= eq.value[goal - 1, goal - 1] - 1e-12  # the follower gains
+
+
+def test_symmetric_value_iteration_records_its_cycle():
+    res = pig.symmetric_value_iteration(goal=30, max_iter=40)
+    assert len(res.policies) == 41 and len(res.values) == 41
+    if res.period:
+        n = len(res.policies) - 1
+        assert np.array_equal(res.policies[n], res.policies[n - res.period])
+        assert res.cycling.any() == (res.period > 1)

@@ -1,0 +1,71 @@
+"""Two-player zero-sum matrix games: value and optimal mixed strategies.
+
+Serves the game-theory part of ``simultaneous-pig.txt`` (notebook 03, part 2). The row
+player maximises ``x^T A y``, the column player minimises it. Solved as a linear
+programme with SciPy's HiGHS; a pure saddle point is detected first and needs no LP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linprog
+
+__all__ = ["MatrixGameSolution", "solve_matrix_game", "pure_saddle_point"]
+
+
+@dataclass(frozen=True)
+class MatrixGameSolution:
+    """``value`` of the game, optimal mixed strategies ``row`` and ``col``, and whether it is pure."""
+
+    value: float
+    row: np.ndarray
+    col: np.ndarray
+    pure: bool
+
+
+def _check_matrix(A) -> np.ndarray:
+    A = np.asarray(A, dtype=float)
+    if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
+        raise ValueError(f"A must be a non-empty 2-D payoff matrix, got shape {A.shape}")
+    if not np.isfinite(A).all():
+        raise ValueError("A must hold finite payoffs")
+    return A
+
+
+def pure_saddle_point(A, tol: float = 1e-13) -> tuple[int, int] | None:
+    """A pure saddle point ``(row, col)`` (maximin = minimax within ``tol``), or ``None``."""
+    A = _check_matrix(A)
+    row_min = A.min(axis=1)
+    col_max = A.max(axis=0)
+    r, c = int(row_min.argmax()), int(col_max.argmin())
+    return (r, c) if col_max[c] - row_min[r] <= tol * max(1.0, abs(col_max[c])) else None
+
+
+def solve_matrix_game(A, tol: float = 1e-13) -> MatrixGameSolution:
+    """Value and optimal strategies of the zero-sum game with row-player payoffs ``A``.
+
+    The row player's LP: maximise ``v`` subject to ``A^T x >= v``, ``sum x = 1``,
+    ``x >= 0``; the column player's strategy is read from its dual.
+    """
+    A = _check_matrix(A)
+    m, n = A.shape
+    saddle = pure_saddle_point(A, tol)
+    if saddle is not None:
+        r, c = saddle
+        return MatrixGameSolution(float(A[r, c]), np.eye(m)[r], np.eye(n)[c], True)
+    # variables (x_1..x_m, v); minimise -v
+    cost = np.zeros(m + 1)
+    cost[-1] = -1.0
+    A_ub = np.hstack([-A.T, np.ones((n, 1))])  # v - (A^T x)_j <= 0
+    A_eq = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
+    bounds = [(0, None)] * m + [(None, None)]
+    res = linprog(cost, A_ub=A_ub, b_ub=np.zeros(n), A_eq=A_eq, b_eq=[1.0], bounds=bounds, method="highs")
+    if res.status != 0:  # pragma: no cover - a bounded feasible LP always solves
+        raise RuntimeError(f"the matrix-game LP failed: {res.message}")
+    x = np.clip(res.x[:m], 0, None)
+    x /= x.sum()
+    y = np.clip(-res.ineqlin.marginals, 0, None)
+    y = y / y.sum() if y.sum() > 0 else np.full(n, 1.0 / n)
+    return MatrixGameSolution(float(res.x[-1]), x, y, False)
