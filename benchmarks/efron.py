@@ -10,22 +10,13 @@ find the same sets before timing them.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 
 import numpy as np
+from _timing import timed
 
 from dicelab import efron
-
-
-def timed(fn, repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
 
 
 def paper_run(S: int, L: int, M: int) -> dict:

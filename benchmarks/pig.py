@@ -9,22 +9,13 @@ Medians of repeated runs; the paper's value iteration is run once (it takes seco
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 
 import numpy as np
+from _timing import timed
 
 from dicelab import pig
-
-
-def timed(fn, repeat: int):
-    times, result = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
 
 
 def main(argv=None) -> int:

@@ -175,6 +175,28 @@ def _terminal(i, j, goal, tie):
 
 
 @njit(cache=True)
+def _turn_outcomes(i, j, kb, goal, T, win, tie, G):
+    """Fill ``G[x]`` (A ends the turn with ``x > 0`` points) over B's outcomes when B holds at
+    ``kb``; return the value when A scores 0 and B scores, the self-loop left out."""
+    for x in range(1, goal - i + 6):
+        g = 0.0
+        for b in range(kb + 6):
+            pb = T[kb, b]
+            if pb == 0.0:
+                continue
+            i2, j2 = i + x, j + b
+            g += pb * (_terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2])
+        G[x] = g
+    g0 = 0.0
+    for b in range(1, kb + 6):
+        pb = T[kb, b]
+        if pb == 0.0:
+            continue
+        g0 += pb * (0.0 if j + b >= goal else win[i, j + b])
+    return g0
+
+
+@njit(cache=True)
 def _br2_kernel(goal, T, opp, tie):
     """One reverse sweep: states by decreasing scores; the self-loop solved per action."""
     win = np.zeros((goal, goal))
@@ -183,23 +205,7 @@ def _br2_kernel(goal, T, opp, tie):
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
             kb = opp[j, i]
-            # G[x]: A ends the turn with x points (x > 0), over B's outcomes
-            for x in range(1, goal - i + 6):
-                g = 0.0
-                for b in range(kb + 6):
-                    pb = T[kb, b]
-                    if pb == 0.0:
-                        continue
-                    i2, j2 = i + x, j + b
-                    g += pb * (_terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2])
-                G[x] = g
-            g0 = 0.0  # A busts, B scores
-            for b in range(1, kb + 6):
-                pb = T[kb, b]
-                if pb == 0.0:
-                    continue
-                j2 = j + b
-                g0 += pb * (0.0 if j2 >= goal else win[i, j2])
+            g0 = _turn_outcomes(i, j, kb, goal, T, win, tie, G)
             best = -1.0
             best_k = 1
             for k in range(1, goal - i + 1):
@@ -270,10 +276,14 @@ def best_response_exact(opponent, goal: int, *, tie=Fraction(1, 2)) -> BestRespo
 
 
 @njit(cache=True)
-def _vi_sweep(goal, T, opp, tie, win):
-    """One sweep of the paper's value iteration (Algorithm 0.1), in place; returns the largest change."""
+def _vi_sweep(goal, T, opp, tie, win, pol):
+    """One Gauss-Seidel sweep of value iteration over i, then j, ascending; returns the largest change.
+
+    A's greedy values replace ``win`` in place and its actions go to ``pol``. B plays
+    ``opp[j, i]``. Passing the same array as ``opp`` and ``pol`` gives the paper's symmetric
+    iteration: A's new action at (i, j) is B's action at (j, i) for the states that follow.
+    """
     delta = 0.0
-    pol = np.zeros((goal, goal), dtype=np.int64)
     for i in range(goal):
         for j in range(goal):
             kb = opp[j, i]
@@ -298,7 +308,7 @@ def _vi_sweep(goal, T, opp, tie, win):
             delta = max(delta, abs(best - win[i, j]))
             win[i, j] = best
             pol[i, j] = best_k
-    return delta, pol
+    return delta
 
 
 def value_iteration(opponent, goal: int = GOAL, *, tie=0.5, tol: float = 1e-12, max_iter: int = 10_000):
@@ -309,8 +319,9 @@ def value_iteration(opponent, goal: int = GOAL, *, tie=0.5, tol: float = 1e-12, 
     check_int("max_iter", max_iter, 1)
     T = _hold_table_cached(goal)
     win = np.zeros((goal, goal))
+    pol = np.zeros((goal, goal), dtype=np.int64)
     for it in range(1, max_iter + 1):
-        delta, pol = _vi_sweep(goal, T, opp, _check_tie(tie), win)
+        delta = _vi_sweep(goal, T, opp, _check_tie(tie), win, pol)
         if delta < tol:
             return BestResponse(goal, pol, win, it)
     raise RuntimeError(f"value iteration did not reach tol={tol} in {max_iter} sweeps")
@@ -362,21 +373,7 @@ def _full_br_kernel(goal, T, opp, tie):
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
             kb = opp[j, i]
-            for x in range(1, goal - i + 6):
-                g = 0.0
-                for b in range(kb + 6):
-                    pb = T[kb, b]
-                    if pb == 0.0:
-                        continue
-                    i2, j2 = i + x, j + b
-                    g += pb * (_terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2])
-                G[x] = g
-            g0 = 0.0
-            for b in range(1, kb + 6):
-                pb = T[kb, b]
-                if pb == 0.0:
-                    continue
-                g0 += pb * (0.0 if j + b >= goal else win[i, j + b])
+            g0 = _turn_outcomes(i, j, kb, goal, T, win, tie, G)
             v = 0.0
             for _ in range(200):  # v = V(0; v): a contraction (both must score 0 to come back)
                 bust = g0 + T[kb, 0] * v
@@ -643,42 +640,6 @@ __all__.append("deviation_threshold")
 __all__ += ["SymmetricIteration", "symmetric_value_iteration", "Equilibrium", "equilibrium", "svima"]
 
 
-@njit(cache=True)
-def _symmetric_sweep(goal, T, pol, win, tie):
-    """One Gauss-Seidel sweep of the paper's symmetric value iteration, in place.
-
-    States in order i = 0..goal-1, j = 0..goal-1. At (i, j) the opponent plays the
-    current shared policy at its own state (j, i); A's greedy action and value
-    replace pol[i, j] and win[i, j] at once, so later states see them.
-    """
-    for i in range(goal):
-        for j in range(goal):
-            kb = pol[j, i]
-            best = -1.0
-            best_k = 1
-            for k in range(1, goal - i + 1):
-                q = 0.0
-                for x in range(k + 6):
-                    pa = T[k, x]
-                    if pa == 0.0:
-                        continue
-                    for b in range(kb + 6):
-                        pb = T[kb, b]
-                        if pb == 0.0:
-                            continue
-                        i2, j2 = i + x, j + b
-                        q += (
-                            pa
-                            * pb
-                            * (_terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2])
-                        )
-                if q > best:
-                    best = q
-                    best_k = k
-            win[i, j] = best
-            pol[i, j] = best_k
-
-
 @dataclass(frozen=True)
 class SymmetricIteration:
     """The paper's value iteration with pi_B forced equal to pi_A.
@@ -718,7 +679,7 @@ def symmetric_value_iteration(goal: int = GOAL, *, max_iter: int = 100, start: i
     history = [pol.copy()]
     values = [win.copy()]
     for _ in range(max_iter):
-        _symmetric_sweep(goal, T, pol, win, _check_tie(tie))
+        _vi_sweep(goal, T, pol, _check_tie(tie), win, pol)  # pi_B is pi_A, updated in place
         history.append(pol.copy())
         values.append(win.copy())
     n = len(history) - 1
