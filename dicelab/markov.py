@@ -1,0 +1,179 @@
+"""Absorbing Markov chains, exactly: canonical form, fundamental matrix, absorption.
+
+Serves ``cosmic-wimpout.txt`` (Section 5, Tables 6-9) and is general: any finite
+absorbing chain. Notation as in Grinstead and Snell, *Introduction to Probability*,
+Chapter 11 (the paper's reference [2]):
+
+``P = [[Q, R], [0, I]]``
+    the transition matrix in canonical form, transient states first;
+``N = (I - Q)^-1``
+    the fundamental matrix: ``N[i, j]`` is the expected number of visits to
+    transient state ``j`` starting from ``i``;
+``B = N R``
+    ``B[i, k]`` is the probability of being absorbed in absorbing state ``k``;
+``t = N 1``
+    the expected number of steps before absorption.
+
+All entries are exact :class:`fractions.Fraction`; the inverse is computed with
+SymPy's ``DomainMatrix`` over the rationals. ``float_view`` gives numpy arrays
+for display.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+from sympy import QQ
+from sympy.polys.matrices import DomainMatrix
+
+__all__ = ["AbsorbingChain"]
+
+
+def _exact(x, where: str) -> Fraction:
+    if isinstance(x, bool):
+        raise ValueError(f"{where}: a probability must be a number, got {x!r}")
+    if isinstance(x, Fraction | numbers.Integral):
+        return Fraction(x)
+    if hasattr(x, "p") and hasattr(x, "q"):  # sympy.Rational
+        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, str):
+        try:
+            return Fraction(x)
+        except ValueError:
+            raise ValueError(f"{where}: {x!r} is not a number") from None
+    if isinstance(x, numbers.Real):
+        return Fraction(float(x))  # the float's exact binary value
+    raise ValueError(f"{where}: a probability must be a number, got {x!r}")
+
+
+def _to_dm(rows) -> DomainMatrix:
+    return DomainMatrix(
+        [[QQ(v.numerator, v.denominator) for v in row] for row in rows],
+        (len(rows), len(rows[0]) if rows else 0),
+        QQ,
+    )
+
+
+def _from_dm(dm: DomainMatrix) -> np.ndarray:
+    rows = dm.to_list()
+    out = np.empty((len(rows), len(rows[0]) if rows else 0), dtype=object)
+    for i, row in enumerate(rows):
+        for j, v in enumerate(row):
+            out[i, j] = Fraction(int(v.numerator), int(v.denominator))
+    return out
+
+
+@dataclass(frozen=True)
+class AbsorbingChain:
+    """An absorbing Markov chain with exact ``Q, R, N, B, t``.
+
+    ``P`` is a square row-stochastic matrix (rows sum to exactly 1) of exact numbers
+    (int, Fraction, SymPy Rational or a string like ``"1/6"``; a float is taken at its
+    exact binary value); ``states`` names its rows. A state is absorbing when
+    ``P[i, i] = 1``. Every transient state must be able to reach an absorbing one.
+    """
+
+    P: np.ndarray
+    states: tuple
+    transient: tuple = field(init=False)
+    absorbing: tuple = field(init=False)
+    Q: np.ndarray = field(init=False, repr=False)
+    R: np.ndarray = field(init=False, repr=False)
+    N: np.ndarray = field(init=False, repr=False)
+    B: np.ndarray = field(init=False, repr=False)
+    t: np.ndarray = field(init=False, repr=False)
+
+    def __init__(self, P, states=None):
+        rows = (
+            [list(r) for r in np.asarray(P, dtype=object)]
+            if not isinstance(P, list)
+            else [list(r) for r in P]
+        )
+        n = len(rows)
+        if n == 0 or any(len(r) != n for r in rows):
+            raise ValueError(
+                f"P must be a non-empty square matrix, got {n} rows of lengths "
+                f"{sorted({len(r) for r in rows})}"
+            )
+        exact = [[_exact(v, f"P[{i}, {j}]") for j, v in enumerate(r)] for i, r in enumerate(rows)]
+        states = tuple(range(n)) if states is None else tuple(states)
+        if len(states) != n or len(set(states)) != n:
+            raise ValueError(f"states must name the {n} rows of P once each, got {states!r}")
+        for i, r in enumerate(exact):
+            if any(v < 0 or v > 1 for v in r):
+                raise ValueError(f"row {states[i]!r} of P has an entry outside [0, 1]")
+            if sum(r) != 1:
+                raise ValueError(f"row {states[i]!r} of P sums to {sum(r)}, not 1: P is not stochastic")
+        absorbing = [i for i in range(n) if exact[i][i] == 1]
+        if not absorbing:
+            raise ValueError("the chain has no absorbing state (no row with P[i, i] = 1)")
+        transient = [i for i in range(n) if i not in absorbing]
+        # every transient state must reach an absorbing one, or I - Q is singular
+        reach = set(absorbing)
+        changed = True
+        while changed:
+            changed = False
+            for i in transient:
+                if i not in reach and any(exact[i][j] > 0 and j in reach for j in range(n)):
+                    reach.add(i)
+                    changed = True
+        stuck = [states[i] for i in transient if i not in reach]
+        if stuck:
+            raise ValueError(
+                f"transient states {stuck!r} never reach an absorbing state: not an absorbing chain"
+            )
+        Q = [[exact[i][j] for j in transient] for i in transient]
+        R = [[exact[i][j] for j in absorbing] for i in transient]
+        m = len(transient)
+        if m:
+            I_minus_Q = [[Fraction(int(a == b)) - Q[a][b] for b in range(m)] for a in range(m)]
+            N_dm = _to_dm(I_minus_Q).inv()
+            N = _from_dm(N_dm)
+            B = _from_dm(N_dm * _to_dm(R))
+            t = _from_dm(N_dm * _to_dm([[Fraction(1)] for _ in range(m)]))[:, 0]
+        else:
+            N = np.empty((0, 0), dtype=object)
+            B = np.empty((0, len(absorbing)), dtype=object)
+            t = np.empty(0, dtype=object)
+        P_arr = np.empty((n, n), dtype=object)
+        for i in range(n):
+            for j in range(n):
+                P_arr[i, j] = exact[i][j]
+        object.__setattr__(self, "P", P_arr)
+        object.__setattr__(self, "states", states)
+        object.__setattr__(self, "transient", tuple(states[i] for i in transient))
+        object.__setattr__(self, "absorbing", tuple(states[i] for i in absorbing))
+        object.__setattr__(self, "Q", np.array(Q, dtype=object).reshape(m, m))
+        object.__setattr__(self, "R", np.array(R, dtype=object).reshape(m, len(absorbing)))
+        object.__setattr__(self, "N", N)
+        object.__setattr__(self, "B", B)
+        object.__setattr__(self, "t", t)
+
+    def canonical(self) -> np.ndarray:
+        """``P`` reordered as ``[[Q, R], [0, I]]`` (transient states first)."""
+        order = [self.states.index(s) for s in self.transient + self.absorbing]
+        return self.P[np.ix_(order, order)]
+
+    def float_view(self, name: str) -> np.ndarray:
+        """One of ``"P", "Q", "R", "N", "B", "t"`` as a float array."""
+        if name not in ("P", "Q", "R", "N", "B", "t"):
+            raise ValueError(f"name must be one of P, Q, R, N, B, t; got {name!r}")
+        return getattr(self, name).astype(float)
+
+    def absorption_probability(self, start, end) -> Fraction:
+        """Probability that the chain started in transient ``start`` is absorbed in ``end``."""
+        return self.B[self._index(self.transient, start, "start"), self._index(self.absorbing, end, "end")]
+
+    def expected_steps(self, start) -> Fraction:
+        """Expected number of steps from transient ``start`` until absorption."""
+        return self.t[self._index(self.transient, start, "start")]
+
+    @staticmethod
+    def _index(group, state, name):
+        try:
+            return group.index(state)
+        except ValueError:
+            raise ValueError(f"{name} must be one of {group!r}, got {state!r}") from None
