@@ -1,0 +1,42 @@
+"""Timing of the Cosmic Wimpout computations (the paper did them by hand and in Maple).
+
+python benchmarks/wimpout.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from _timing import timed
+
+from dicelab import wimpout
+
+
+def everything():
+    dist = wimpout.initial_roll_distribution()  # Table 2 from all 7,776 rolls
+    chain = wimpout.markov_chain()  # Table 6 by enumeration, then exact N, B, t
+    return dist, chain, wimpout.expected_turn_score()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    t_dist, _ = timed(wimpout.initial_roll_distribution, args.repeat)
+    t_chain, chain = timed(wimpout.markov_chain, args.repeat)
+    t_all, _ = timed(everything, args.repeat)
+    print(f"Table 2 (7,776 rolls scored): median {t_dist:.3f} s")
+    print(f"the chain: Table 6 by enumeration + exact N, B, t: median {t_chain:.3f} s")
+    print(f"everything exact (Table 2, chain, N, B, t, expected turn score): median {t_all:.3f} s")
+    t_sim, _ = timed(lambda: wimpout.simulate_turns(1_000_000, seed=1), max(1, min(3, args.repeat)))
+    print(f"10^6 turns sampled from the chain: median {t_sim:.2f} s")
+    t_dice, _ = timed(lambda: wimpout.play_turns(100_000, seed=1), 1)
+    print(f"10^5 turns played with real dice (pure Python): {t_dice:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
