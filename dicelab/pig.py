@@ -276,6 +276,24 @@ def best_response_exact(opponent, goal: int, *, tie=Fraction(1, 2)) -> BestRespo
 
 
 @njit(cache=True)
+def _continuation(i, j, k, kb, goal, T, win, tie, with_self_loop):
+    """Expected value after one turn in which A holds at ``k`` and B at ``kb``; the turn in
+    which both score 0 counts ``win[i, j]`` if ``with_self_loop``, else nothing."""
+    q = 0.0
+    for x in range(k + 6):
+        pa = T[k, x]
+        if pa == 0.0:
+            continue
+        for b in range(kb + 6):
+            pb = T[kb, b]
+            if pb == 0.0 or (x == 0 and b == 0 and not with_self_loop):
+                continue
+            i2, j2 = i + x, j + b
+            q += pa * pb * (_terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2])
+    return q
+
+
+@njit(cache=True)
 def _vi_sweep(goal, T, opp, tie, win, pol):
     """One Gauss-Seidel sweep of value iteration over i, then j, ascending; returns the largest change.
 
@@ -290,18 +308,7 @@ def _vi_sweep(goal, T, opp, tie, win, pol):
             best = -1.0
             best_k = 1
             for k in range(1, goal - i + 1):
-                q = 0.0
-                for x in range(k + 6):
-                    pa = T[k, x]
-                    if pa == 0.0:
-                        continue
-                    for b in range(kb + 6):
-                        pb = T[kb, b]
-                        if pb == 0.0:
-                            continue
-                        i2, j2 = i + x, j + b
-                        v = _terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2]
-                        q += pa * pb * v
+                q = _continuation(i, j, k, kb, goal, T, win, tie, True)
                 if q > best:
                     best = q
                     best_k = k
@@ -333,21 +340,7 @@ def _evaluate_kernel(goal, T, pa_pol, pb_pol, tie):
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
             k, kb = pa_pol[i, j], pb_pol[j, i]
-            a = 0.0
-            for x in range(k + 6):
-                pa = T[k, x]
-                if pa == 0.0:
-                    continue
-                for b in range(kb + 6):
-                    pb = T[kb, b]
-                    if pb == 0.0 or (x == 0 and b == 0):
-                        continue
-                    i2, j2 = i + x, j + b
-                    a += (
-                        pa
-                        * pb
-                        * (_terminal(i2, j2, goal, tie) if (i2 >= goal or j2 >= goal) else win[i2, j2])
-                    )
+            a = _continuation(i, j, k, kb, goal, T, win, tie, False)
             win[i, j] = a / (1.0 - T[k, 0] * T[kb, 0])
     return win
 
