@@ -36,7 +36,7 @@ summary: $(STAMP)
 # Unit and property tests, every notebook through nbval (fast mode) and papermill, ledger and
 # environment checks: one pytest run.
 test: $(STAMP)
-	DICELAB_FAST=1 $(BIN)/python -m pytest tests $(NOTEBOOKS) \
+	DICELAB_FAST=1 $(BIN)/python -m pytest dicelab tests $(NOTEBOOKS) \
 	  --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=1800
 
 lint: $(STAMP)

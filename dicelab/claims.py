@@ -33,18 +33,17 @@ with ``--readme README.md``, rewrites the summary block of the README.
 from __future__ import annotations
 
 import argparse
-import math
-import numbers
 import re
 import sys
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from dicelab.exact import to_fraction
 from dicelab.paths import output_dir
 
 __all__ = [
@@ -56,6 +55,8 @@ __all__ = [
     "check_ledger",
     "summarize",
     "summary_markdown",
+    "printed_number",
+    "agrees_as_printed",
 ]
 
 STATUSES = ("reproduced", "rounding", "erratum")
@@ -66,34 +67,46 @@ class ClaimMismatch(AssertionError):
     """A computed value disagrees with the paper and no erratum explains why."""
 
 
-def _printed_number(text: str) -> tuple[Fraction, Fraction] | None:
-    """``"0.9898" -> (4949/5000, 1/20000)``: the value and half a unit in its last digit."""
+def printed_number(text: str) -> tuple[Fraction, Fraction] | None:
+    """A number as printed, and the tolerance its printed precision implies.
+
+    Returns ``(value, half a unit in the last printed digit)``, or ``None`` when the
+    text is not a plain decimal number.
+
+    >>> printed_number("0.9898")
+    (Fraction(4949, 5000), Fraction(1, 20000))
+    >>> printed_number("115,000")
+    (Fraction(115000, 1), Fraction(1, 2))
+    """
     cleaned = text.strip().replace(",", "").replace("\u2212", "-")
     if not re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", cleaned):
         return None
-    try:
-        dec = Decimal(cleaned)
-    except InvalidOperation:  # pragma: no cover - the pattern admits only valid decimals
-        return None
+    dec = Decimal(cleaned)
     exponent = dec.as_tuple().exponent
     return Fraction(dec), Fraction(1, 2) * Fraction(10) ** exponent
 
 
+def agrees_as_printed(printed: str, ours) -> bool:
+    """Does ``ours`` agree with the decimal ``printed`` within its printed precision?
+
+    >>> agrees_as_printed("0.667", Fraction(2, 3))
+    True
+    """
+    parsed = printed_number(printed)
+    if parsed is None:
+        raise ValueError(f"printed must be a decimal number as text, got {printed!r}")
+    value, tol = parsed
+    return abs(value - to_fraction(ours, "ours", allow_float=True)) <= tol
+
+
 def _as_fraction(x) -> Fraction | None:
-    if isinstance(x, bool):
+    """``x`` as a Fraction when it is a finite number, else None (text, tuples, NaN)."""
+    if isinstance(x, str):
         return None
-    if isinstance(x, Fraction):
-        return x
-    if isinstance(x, numbers.Integral):
-        return Fraction(int(x))
-    if isinstance(x, Decimal):
-        return Fraction(x)
-    if isinstance(x, numbers.Real):
-        x = float(x)
-        return Fraction(x) if math.isfinite(x) else None
-    if hasattr(x, "p") and hasattr(x, "q"):  # sympy.Rational
-        return Fraction(int(x.p), int(x.q))
-    return None
+    try:
+        return to_fraction(x, allow_float=True)
+    except ValueError:
+        return None
 
 
 def _show(x) -> str:
@@ -146,7 +159,7 @@ class Claim:
             raise ValueError(f"tol must be a non-negative number, got {self.tol!r}")
         paper = self.paper
         if isinstance(paper, str):
-            printed = _printed_number(paper)
+            printed = printed_number(paper)
             if printed is not None:
                 paper, implied = printed
                 tol = implied if tol is None else tol

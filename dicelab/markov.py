@@ -21,7 +21,6 @@ for display.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -29,24 +28,10 @@ import numpy as np
 from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
-__all__ = ["AbsorbingChain"]
+from dicelab._checks import check_int
+from dicelab.exact import to_fraction
 
-
-def _exact(x, where: str) -> Fraction:
-    if isinstance(x, bool):
-        raise ValueError(f"{where}: a probability must be a number, got {x!r}")
-    if isinstance(x, Fraction | numbers.Integral):
-        return Fraction(x)
-    if hasattr(x, "p") and hasattr(x, "q"):  # sympy.Rational
-        return Fraction(int(x.p), int(x.q))
-    if isinstance(x, str):
-        try:
-            return Fraction(x)
-        except ValueError:
-            raise ValueError(f"{where}: {x!r} is not a number") from None
-    if isinstance(x, numbers.Real):
-        return Fraction(float(x))  # the float's exact binary value
-    raise ValueError(f"{where}: a probability must be a number, got {x!r}")
+__all__ = ["AbsorbingChain", "ChainSample"]
 
 
 def _to_dm(rows) -> DomainMatrix:
@@ -64,6 +49,34 @@ def _from_dm(dm: DomainMatrix) -> np.ndarray:
         for j, v in enumerate(row):
             out[i, j] = Fraction(int(v.numerator), int(v.denominator))
     return out
+
+
+@dataclass(frozen=True)
+class ChainSample:
+    """Runs of a chain until absorption: per run, the absorbing state reached and the steps taken.
+
+    ``absorbed[r]`` indexes ``chain.absorbing``; ``steps[r]`` counts the steps of run ``r``.
+    """
+
+    chain: AbsorbingChain
+    absorbed: np.ndarray
+    steps: np.ndarray
+
+    @property
+    def frequencies(self) -> dict:
+        """The share of runs absorbed in each absorbing state."""
+        counts = np.bincount(self.absorbed, minlength=len(self.chain.absorbing))
+        return dict(zip(self.chain.absorbing, (counts / self.absorbed.size).tolist(), strict=True))
+
+    @property
+    def mean_steps(self) -> float:
+        return float(self.steps.mean())
+
+    @property
+    def steps_stderr(self) -> float:
+        """The standard error of :attr:`mean_steps` (0 for a single run)."""
+        n = self.steps.size
+        return float(self.steps.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
 
 
 @dataclass(frozen=True)
@@ -98,7 +111,7 @@ class AbsorbingChain:
                 f"P must be a non-empty square matrix, got {n} rows of lengths "
                 f"{sorted({len(r) for r in rows})}"
             )
-        exact = [[_exact(v, f"P[{i}, {j}]") for j, v in enumerate(r)] for i, r in enumerate(rows)]
+        exact = [[to_fraction(v, f"P[{i}, {j}]", allow_float=True) for j, v in enumerate(r)] for i, r in enumerate(rows)]
         states = tuple(range(n)) if states is None else tuple(states)
         if len(states) != n or len(set(states)) != n:
             raise ValueError(f"states must name the {n} rows of P once each, got {states!r}")
@@ -162,6 +175,43 @@ class AbsorbingChain:
         if name not in ("P", "Q", "R", "N", "B", "t"):
             raise ValueError(f"name must be one of P, Q, R, N, B, t; got {name!r}")
         return getattr(self, name).astype(float)
+
+    def simulate(self, n_runs: int, start, *, random_state=None, max_steps: int = 100_000) -> ChainSample:
+        """Run the chain ``n_runs`` times from transient ``start`` until absorption.
+
+        Vectorised over runs; ``random_state`` seeds a :class:`numpy.random.Generator`
+        (or is one). Raises ``RuntimeError`` if some run is still transient after
+        ``max_steps`` steps.
+
+        Examples
+        --------
+        >>> chain = AbsorbingChain([["1/2", "1/2"], [0, 1]], states=["flip", "done"])
+        >>> sample = chain.simulate(10_000, "flip", random_state=1)
+        >>> abs(sample.mean_steps - float(chain.expected_steps("flip"))) < 4 * sample.steps_stderr
+        True
+        """
+        n_runs = check_int("n_runs", n_runs, 1)
+        max_steps = check_int("max_steps", max_steps, 1)
+        here = self._index(self.transient, start, "start")
+        rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+        cum = np.cumsum(self.canonical().astype(float), axis=1)
+        cum[:, -1] = 1.0  # guard against rounding in the last column
+        m = len(self.transient)
+        state = np.full(n_runs, here)
+        steps = np.zeros(n_runs, dtype=np.int64)
+        alive = np.ones(n_runs, dtype=bool)
+        for _ in range(max_steps):
+            idx = np.flatnonzero(alive)
+            if idx.size == 0:
+                break
+            u = rng.random(idx.size)
+            state[idx] = (u[:, None] >= cum[state[idx]]).sum(axis=1)
+            steps[idx] += 1
+            alive[idx] = state[idx] < m
+        else:
+            if alive.any():
+                raise RuntimeError(f"{int(alive.sum())} runs not absorbed after max_steps={max_steps} steps")
+        return ChainSample(self, state - m, steps)
 
     def absorption_probability(self, start, end) -> Fraction:
         """Probability that the chain started in transient ``start`` is absorbed in ``end``."""

@@ -26,16 +26,21 @@ Readings where the rules leave a choice (each a parameter of :class:`Rules`):
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Mapping
+from types import MappingProxyType
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from dicelab._checks import check_bool, check_int
 from dicelab.markov import AbsorbingChain
 
 __all__ = [
+    # the dice and the scoring rules
     "SUN",
     "WHITE_FACES",
     "BLACK_FACES",
@@ -45,10 +50,27 @@ __all__ = [
     "show",
     "all_rolls",
     "initial_roll_distribution",
+    # the turn as an absorbing Markov chain
+    "State",
+    "ROLL_5",
+    "AUTO_WIN",
+    "AUTO_LOSE",
+    "STOP",
+    "WIMPOUT",
     "TRANSIENT",
     "ABSORBING",
-    "transition_counts",
+    "state",
+    "clearing_state",
+    "Step",
+    "step",
+    "rolls",
+    "Outcome",
+    "step_outcomes",
     "markov_chain",
+    # beyond the paper: whole turns
+    "expected_turn_score",
+    "simulate_turns",
+    "play_turns",
 ]
 
 
@@ -87,7 +109,8 @@ class Rules:
     two_pairs: str = "max"
 
     def __post_init__(self):
-        if self.sun_value not in (5, 10):
+        check_bool("fourth_scores", self.fourth_scores)
+        if isinstance(self.sun_value, bool) or self.sun_value not in (5, 10):
             raise ValueError(f"sun_value must be 5 or 10, got {self.sun_value!r}")
         if self.two_pairs not in ("max", "max_low"):
             raise ValueError(
@@ -227,238 +250,250 @@ def initial_roll_distribution(rules: Rules = Rules()) -> Counter:
 
 # --------------------------------------------------------------------------- the Markov chain
 
-TRANSIENT = (
-    "Flash 2, 3, 4, 6; Reroll 1W",
-    "Flash 5, 10; Reroll 1W",
-    "Flash 2, 4, 6; Reroll 1B",
-    "Flash 3; Reroll 1B",
-    "Flash 5, 10; Reroll 1B",
-    "Flash 2, 3, 4, 6; Reroll 2W",
-    "Flash 5, 10; Reroll 2W",
-    "Flash 2, 4, 6; Reroll 1B, 1W",
-    "Flash 3; Reroll 1B, 1W",
-    "Flash 5, 10; Reroll 1B, 1W",
-    "Flash 2; Reroll 5",
-    "Flash 3; Reroll 5",
-    "Flash 4; Reroll 5",
-    "Flash 5; Reroll 5",
-    "Flash 6; Reroll 5",
-    "Flash 10; Reroll 5",
-    "Roll 5; No Flash",
-)
-ABSORBING = ("Auto Win", "Auto Lose", "Score and Stop", "Wimpout")
 
-# the dice to reroll in each clearing state, and a representative Flash face of its group
-_CLEARING = {
-    "Flash 2, 3, 4, 6; Reroll 1W": ((2, 3, 4, 6), 1, False),
-    "Flash 5, 10; Reroll 1W": ((5, 10), 1, False),
-    "Flash 2, 4, 6; Reroll 1B": ((2, 4, 6), 0, True),
-    "Flash 3; Reroll 1B": ((3,), 0, True),
-    "Flash 5, 10; Reroll 1B": ((5, 10), 0, True),
-    "Flash 2, 3, 4, 6; Reroll 2W": ((2, 3, 4, 6), 2, False),
-    "Flash 5, 10; Reroll 2W": ((5, 10), 2, False),
-    "Flash 2, 4, 6; Reroll 1B, 1W": ((2, 4, 6), 1, True),
-    "Flash 3; Reroll 1B, 1W": ((3,), 1, True),
-    "Flash 5, 10; Reroll 1B, 1W": ((5, 10), 1, True),
-}
+@dataclass(frozen=True)
+class State:
+    """A state of the paper's turn chain: which dice are rolled next, and the Flash still to clear.
 
+    ``white``/``black``: the white dice (0-4) and whether the black die is rolled next;
+    ``flash``: the faces of the Flash to clear (a clearing state groups the Flash faces
+    whose rerolls behave alike, e.g. ``(2, 3, 4, 6)``; empty when no Flash is pending);
+    ``end``: for the four absorbing states, their name (``"Auto Win"``, ``"Auto Lose"``,
+    ``"Score and Stop"``, ``"Wimpout"``), else empty.
 
-def _clearing_state(face: int, n_white: int, black: bool) -> str:
-    """The state that must clear a Flash of ``face`` by rerolling these dice."""
-    if n_white == 0 and not black:
-        return f"Flash {face}; Reroll 5"
-    for name, (faces, nw, b) in _CLEARING.items():
-        if face in faces and nw == n_white and b == black:
-            return name
-    raise AssertionError(f"no state for a Flash of {face} rerolling {n_white} white and {int(black)} black")
+    ``str(state)`` is the paper's name for it (Table 4):
 
-
-def _five_dice(roll, pending: int | None, rules: Rules) -> str:
-    """Where a roll of all five dice leads, with a Flash of ``pending`` still to clear (or None)."""
-    if pending is not None and pending in roll:
-        return f"Flash {pending}; Reroll 5"  # the Futtless rule: roll them all again
-    s = score(roll, rules=rules)
-    if s.outcome == "win":
-        return "Auto Win"
-    if s.outcome == "lose":
-        return "Auto Lose"
-    if s.outcome == "wimpout":
-        return "Wimpout"
-    if s.flash is not None:
-        left = [k for k in range(5) if not s.scoring[k]]
-        return _clearing_state(s.flash, sum(1 for k in left if k < 4), 4 in left)
-    return "Roll 5; No Flash" if s.all_scoring else "Score and Stop"  # reroll only when forced
-
-
-def _clearing(face: int, roll, has_black: bool, rules: Rules, state: str) -> str:
-    """Where rerolling the dice of a clearing state leads."""
-    if face in roll:
-        return state  # the Flash face again: reroll the same dice
-    s = score(roll, has_black=has_black, rules=rules)
-    if s.all_scoring:
-        return "Roll 5; No Flash"  # the Flash is cleared and all five dice have scored
-    return "Score and Stop" if any(s.scoring) else "Wimpout"
-
-
-def transition_counts(state: str, rules: Rules = Rules(), face: int | None = None) -> tuple[Counter, int]:
-    """Outcome counts of one step from ``state``: ``(Counter of next states, total outcomes)``.
-
-    Derived by rolling every outcome of the dice that state rerolls (6, 36 or 7,776 of
-    them) through :func:`score`. Grouped clearing states use ``face`` (default: the
-    first of the group); the notebook checks that every face of a group agrees.
+    >>> str(State(1, True, (3,)))
+    'Flash 3; Reroll 1B, 1W'
+    >>> str(ROLL_5)
+    'Roll 5; No Flash'
     """
-    out = Counter()
-    if state in _CLEARING:
-        faces, n_white, black = _CLEARING[state]
-        face = faces[0] if face is None else face
-        if face not in faces:
-            raise ValueError(f"face must be one of {faces} for state {state!r}, got {face!r}")
-        groups = [WHITE_FACES] * n_white + ([BLACK_FACES] if black else [])
-        rolls = list(itertools.product(*groups))
-        for roll in rolls:
-            out[_clearing(face, roll, black, rules, state)] += 1
-        return out, len(rolls)
-    if state == "Roll 5; No Flash":
-        pending = None
-    elif state in TRANSIENT:
-        pending = int(state.split(";")[0].split()[1])
-    else:
-        raise ValueError(f"state must be one of the 17 transient states, got {state!r}")
-    for roll in all_rolls():
-        out[_five_dice(roll, pending, rules)] += 1
-    return out, 7776
+
+    white: int = 0
+    black: bool = False
+    flash: tuple[int, ...] = ()
+    end: str = ""
+
+    def __hash__(self) -> int:  # states key every tally: hash once
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            self.__dict__["_hash"] = h = hash((self.white, self.black, self.flash, self.end))
+            return h
+
+    @property
+    def absorbing(self) -> bool:
+        return bool(self.end)
+
+    @property
+    def five_dice(self) -> bool:
+        """All five dice are rolled (the start of a turn, or a Flash rolled again under the Futtless rule)."""
+        return self.white == 4 and self.black
+
+    @property
+    def n_dice(self) -> int:
+        return self.white + int(self.black)
+
+    def __str__(self) -> str:
+        if self.end:
+            return self.end
+        faces = ", ".join(str(f) for f in self.flash)
+        if self.five_dice:
+            return f"Flash {faces}; Reroll 5" if self.flash else "Roll 5; No Flash"
+        dice = ", ".join(d for d in ("1B" if self.black else "", f"{self.white}W" if self.white else "") if d)
+        return f"Flash {faces}; Reroll {dice}"
+
+
+ROLL_5 = State(4, True)
+AUTO_WIN, AUTO_LOSE, STOP, WIMPOUT = (State(end=e) for e in ("Auto Win", "Auto Lose", "Score and Stop", "Wimpout"))
+
+# Flash faces whose clearing rerolls behave alike: on a white die every non-scoring face,
+# on the black die 3 apart (the black die has no 3), and the scoring faces 5 and 10.
+_GROUPS = {False: ((2, 3, 4, 6), (5, 10)), True: ((2, 4, 6), (3,), (5, 10))}
+_CLEARING = tuple(
+    State(white, black, faces)
+    for white, black in ((1, False), (0, True), (2, False), (1, True))
+    for faces in _GROUPS[black]
+)
+TRANSIENT: tuple[State, ...] = (
+    _CLEARING + tuple(State(4, True, (f,)) for f in (2, 3, 4, 5, 6, 10)) + (ROLL_5,)
+)
+ABSORBING: tuple[State, ...] = (AUTO_WIN, AUTO_LOSE, STOP, WIMPOUT)
+
+
+def state(name: str) -> State:
+    """The chain state with the paper's name ``name``.
+
+    >>> state("Flash 5, 10; Reroll 2W")
+    State(white=2, black=False, flash=(5, 10), end='')
+    """
+    for s in TRANSIENT + ABSORBING:
+        if str(s) == name:
+            return s
+    raise ValueError(f"state must be one of the 21 states of the chain ({', '.join(map(str, TRANSIENT + ABSORBING))}), got {name!r}")
+
+
+def clearing_state(face: int, white: int, black: bool) -> State:
+    """The state that clears a Flash of ``face`` by rolling these dice next.
+
+    >>> str(clearing_state(4, 1, True))
+    'Flash 2, 4, 6; Reroll 1B, 1W'
+    """
+    if white == 4 and black or white == 0 and not black:
+        return State(4, True, (face,))  # every die scored: roll all five, the Flash still to clear
+    for s in _CLEARING:
+        if face in s.flash and (s.white, s.black) == (white, black):
+            return s
+    raise ValueError(f"no state clears a Flash of {face!r} with {white} white dice and black={black!r}")
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one roll does: the next ``state``, the ``points`` it adds to the turn, and the
+    Flash face (``flash``) still to clear afterwards (``None`` when none is pending)."""
+
+    state: State
+    points: int
+    flash: int | None
+
+
+def _face_of(s: State, face) -> int | None:
+    if not s.flash:
+        return None
+    if face is None:
+        return s.flash[0]
+    if face not in s.flash:
+        raise ValueError(f"face must be one of {s.flash} for state {str(s)!r}, got {face!r}")
+    return face
+
+
+def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> Step:
+    """The one transition rule of the chain: where ``roll`` of the dice of ``s`` leads.
+
+    Under the paper's assumptions: reroll only when forced, clear with the black die.
+    ``face`` is the Flash to clear (default: the first face of the state's group). The roll
+    is scored once, by :func:`score`.
+
+    >>> step(ROLL_5, (3, 3, 3, 5, 6))      # a Flash of 3s: clear it with the black die
+    Step(state=State(white=0, black=True, flash=(3,), end=''), points=35, flash=3)
+    >>> step(state("Flash 3; Reroll 1B"), (SUN,)).state == ROLL_5   # scored on all five
+    True
+    """
+    if s.absorbing:
+        raise ValueError(f"{s} is absorbing: no roll leaves it")
+    face = _face_of(s, face)
+    roll = tuple(roll)
+    if len(roll) != s.n_dice:
+        raise ValueError(f"state {s} rolls {s.n_dice} dice, got the roll {roll!r}")
+    if face is not None and face in roll:
+        return Step(s, 0, face)  # the Futtless rule: the Flash face again, reroll the same dice
+    sc = score(roll, has_black=s.black, rules=rules)
+    if sc.outcome in ("win", "lose", "wimpout"):
+        return Step({"win": AUTO_WIN, "lose": AUTO_LOSE, "wimpout": WIMPOUT}[sc.outcome], 0, None)
+    if s.five_dice and sc.flash is not None:
+        left = [k for k in range(5) if not sc.scoring[k]]
+        nxt = clearing_state(sc.flash, sum(1 for k in left if k < 4), 4 in left)
+        return Step(nxt, sc.points, sc.flash)
+    if sc.all_scoring:
+        return Step(ROLL_5, sc.points, None)  # YMNWTBYM: every die scored, roll all five again
+    return Step(STOP, sc.points, None)  # reroll only when forced
+
+
+def rolls(s: State):
+    """Every ordered roll of the dice ``s`` rolls (6, 36 or 7,776 of them; white dice first)."""
+    return all_rolls(s.white, s.black)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The rolls of one step that lead to one next state: how many (``ways``) and their total ``points``."""
+
+    ways: int
+    points: int
+
+
+@functools.lru_cache(maxsize=256)
+def step_outcomes(s: State, rules: Rules = Rules(), *, face: int | None = None) -> Mapping[State, Outcome]:
+    """Every roll of one step from ``s`` through :func:`step`, tallied by next state.
+
+    The ways sum to ``6 ** s.n_dice``; the points are totals over those rolls. The table is
+    computed once per state and rules (cached, read-only) and feeds the chain, the expected
+    turn score and the checks, so each roll is scored once.
+
+    >>> out = step_outcomes(state("Flash 2, 4, 6; Reroll 1B, 1W"))   # the paper's Table 5
+    >>> {str(k): v.ways for k, v in out.items()}
+    {'Flash 2, 4, 6; Reroll 1B, 1W': 11, 'Score and Stop': 13, 'Wimpout': 6, 'Roll 5; No Flash': 6}
+    """
+    if not isinstance(s, State) or s.absorbing:
+        raise ValueError(f"state must be one of the 17 transient states, got {s!r}")
+    tally: dict[State, list[int]] = {}
+    for roll in rolls(s):
+        st = step(s, roll, face=face, rules=rules)
+        entry = tally.setdefault(st.state, [0, 0])
+        entry[0] += 1
+        entry[1] += st.points
+    return MappingProxyType({k: Outcome(ways, points) for k, (ways, points) in tally.items()})
 
 
 def markov_chain(rules: Rules = Rules()) -> AbsorbingChain:
-    """The paper's 21-state absorbing chain (Table 6), every probability derived from :func:`score`."""
+    """The paper's 21-state absorbing chain (Table 6), every probability derived from :func:`step`.
+
+    >>> chain = markov_chain()
+    >>> chain.absorption_probability(ROLL_5, WIMPOUT)
+    Fraction(...)
+    """
     names = TRANSIENT + ABSORBING
     P = [[Fraction(0)] * len(names) for _ in names]
-    for i, state in enumerate(TRANSIENT):
-        counts, total = transition_counts(state, rules)
-        for nxt, c in counts.items():
-            P[i][names.index(nxt)] = Fraction(c, total)
+    for i, s in enumerate(TRANSIENT):
+        total = 6**s.n_dice
+        for nxt, out in step_outcomes(s, rules).items():
+            P[i][names.index(nxt)] = Fraction(out.ways, total)
     for i in range(len(TRANSIENT), len(names)):
         P[i][i] = Fraction(1)
     return AbsorbingChain(P, states=names)
 
 
-def simulate_turns(n_turns: int, seed: int, rules: Rules = Rules()) -> dict:
-    """Monte Carlo of whole turns from ``Roll 5; No Flash`` under the chain's assumptions.
-
-    Returns the absorption frequencies and the mean and standard error of the number of
-    steps. Steps are drawn from the exact transition rows, vectorised over turns.
-    """
-    chain = markov_chain(rules)
-    names = chain.states
-    P = chain.float_view("P")
-    cum = np.cumsum(P, axis=1)
-    rng = np.random.default_rng(seed)
-    state = np.full(n_turns, names.index("Roll 5; No Flash"))
-    steps = np.zeros(n_turns, dtype=np.int64)
-    absorbing = np.array([names.index(a) for a in ABSORBING])
-    alive = ~np.isin(state, absorbing)
-    while alive.any():
-        idx = np.flatnonzero(alive)
-        u = rng.random(idx.size)
-        nxt = (u[:, None] > cum[state[idx]]).sum(axis=1)
-        state[idx] = np.minimum(nxt, len(names) - 1)
-        steps[idx] += 1
-        alive = ~np.isin(state, absorbing)
-    freq = {a: float(np.mean(state == names.index(a))) for a in ABSORBING}
-    return {
-        "absorbed": freq,
-        "mean_steps": float(steps.mean()),
-        "steps_stderr": float(steps.std(ddof=1) / np.sqrt(n_turns)),
-    }
-
-
-__all__.append("simulate_turns")
-
-
-def _step_points(state: str, rules: Rules, face: int | None = None) -> dict:
-    """Total points gained over all outcomes of one step, by next state (numerators over the
-    step's outcome count). Rolling the Flash face again clears nothing and gains nothing."""
-    out: Counter = Counter()
-    if state in _CLEARING:
-        faces, n_white, black = _CLEARING[state]
-        face = faces[0] if face is None else face
-        for roll in itertools.product(*([WHITE_FACES] * n_white + ([BLACK_FACES] if black else []))):
-            nxt = _clearing(face, roll, black, rules, state)
-            if nxt != state:
-                out[nxt] += score(roll, has_black=black, rules=rules).points
-        return out
-    pending = None if state == "Roll 5; No Flash" else int(state.split(";")[0].split()[1])
-    for roll in all_rolls():
-        nxt = _five_dice(roll, pending, rules)
-        if nxt not in (f"Flash {pending}; Reroll 5", "Auto Win", "Auto Lose", "Wimpout"):
-            out[nxt] += score(roll, rules=rules).points
-    return out
-
-
-def expected_turn_score(rules: Rules = Rules()) -> Fraction:
+def expected_turn_score(rules: Rules = Rules(), chain: AbsorbingChain | None = None) -> Fraction:
     """Exact expected points banked in a turn from ``Roll 5; No Flash``, under the chain's
     assumptions (stop as soon as the rules allow; a Wimpout or an instant result banks 0).
 
-    Banked points are linear in the points carried: ``V(s, p) = b(s) p + G(s)`` with
-    ``b(s)`` the chance of ending in ``Score and Stop``. So ``G = N r``, where ``r(s)``
-    sums each step's points times ``b`` of the state it leads to.
+    Banked points are linear in the points carried: ``V(s, p) = b(s) p + G(s)`` with ``b(s)``
+    the chance of ending in ``Score and Stop``. So ``G = N r``, where ``r(s)`` sums each step's
+    points times ``b`` of the state it leads to.
     """
-    chain = markov_chain(rules)
-    stop = ABSORBING.index("Score and Stop")
-    b = {s: chain.B[k, stop] for k, s in enumerate(TRANSIENT)} | {"Score and Stop": Fraction(1)}
-    r = []
-    for state in TRANSIENT:
-        total = (
-            6 ** (1 if "Reroll 1" in state and "1B, 1W" not in state else 2) if state in _CLEARING else 7776
-        )
-        pts = _step_points(state, rules)
-        r.append(sum((Fraction(p, total) * b.get(nxt, Fraction(0)) for nxt, p in pts.items()), Fraction(0)))
-    G = chain.N.dot(np.array(r, dtype=object))
-    return G[TRANSIENT.index("Roll 5; No Flash")]
+    chain = markov_chain(rules) if chain is None else chain
+    b = dict(zip(TRANSIENT, chain.B[:, ABSORBING.index(STOP)], strict=True)) | {STOP: Fraction(1)}
+    r = [
+        sum((Fraction(o.points, 6**s.n_dice) * b.get(nxt, 0) for nxt, o in step_outcomes(s, rules).items()), Fraction(0))
+        for s in TRANSIENT
+    ]
+    return chain.N.dot(np.array(r, dtype=object))[TRANSIENT.index(ROLL_5)]
 
 
-__all__.append("expected_turn_score")
+def simulate_turns(n_turns: int, seed: int, rules: Rules = Rules()):
+    """Whole turns sampled from the chain's transition matrix (see :meth:`AbsorbingChain.simulate`)."""
+    return markov_chain(rules).simulate(n_turns, ROLL_5, random_state=seed)
 
 
 def play_turns(n_turns: int, seed: int, rules: Rules = Rules()) -> dict:
-    """Play whole turns with real dice through :func:`score` (not through the chain).
+    """Play whole turns with random dice through :func:`step` (not through the chain's matrix).
 
-    Same assumptions as the chain: reroll only when forced, clear with the black die.
-    Returns the frequency of each ending, the mean steps and the mean points banked,
-    with standard errors. A Python loop: about 10^5 turns a second or two.
+    Same assumptions as the chain: reroll only when forced, clear with the black die. Returns
+    the frequency of each ending, the mean steps and the mean points banked, with standard
+    errors. A Python loop: about 10^5 turns in a few seconds.
     """
-    rng = np.random.default_rng(seed)
+    n_turns = check_int("n_turns", n_turns, 2)
+    rng = np.random.default_rng(check_int("seed", seed, 0))
     white, black = np.array(WHITE_FACES, dtype=object), np.array(BLACK_FACES, dtype=object)
-    ends, steps, banked = Counter(), [], []
-    for _ in range(n_turns):
-        state, pending, points, n = "Roll 5; No Flash", None, 0, 0
-        while state in TRANSIENT:
-            n += 1
-            if state in _CLEARING:
-                _, n_white, has_black = _CLEARING[state]
-                roll = tuple(white[rng.integers(6, size=n_white)]) + (
-                    (black[rng.integers(6)],) if has_black else ()
-                )
-                nxt = _clearing(pending, roll, has_black, rules, state)
-                if nxt != state:
-                    points += score(roll, has_black=has_black, rules=rules).points
-                if nxt == "Roll 5; No Flash":
-                    pending = None  # the Flash is cleared
-            else:
-                roll = tuple(white[rng.integers(6, size=4)]) + (black[rng.integers(6)],)
-                nxt = _five_dice(roll, pending, rules)
-                s = score(roll, rules=rules)
-                if nxt != state or pending is None:
-                    points += s.points
-                if s.flash is not None and nxt != f"Flash {pending}; Reroll 5":
-                    pending = s.flash
-                elif nxt == "Roll 5; No Flash":
-                    pending = None
-            state = nxt
-        ends[state] += 1
-        steps.append(n)
-        banked.append(points if state == "Score and Stop" else 0)
-    steps, banked = np.array(steps, float), np.array(banked, float)
+    ends, steps, banked = Counter(), np.zeros(n_turns), np.zeros(n_turns)
+    for t in range(n_turns):
+        s, face, points, n = ROLL_5, None, 0, 0
+        while not s.absorbing:
+            roll = tuple(white[rng.integers(6, size=s.white)]) + ((black[rng.integers(6)],) if s.black else ())
+            st = step(s, roll, face=face, rules=rules)
+            s, face, points, n = st.state, st.flash, points + st.points, n + 1
+        ends[s] += 1
+        steps[t], banked[t] = n, points if s == STOP else 0
     return {
         "absorbed": {a: ends[a] / n_turns for a in ABSORBING},
         "mean_steps": steps.mean(),
@@ -466,6 +501,3 @@ def play_turns(n_turns: int, seed: int, rules: Rules = Rules()) -> dict:
         "mean_points": banked.mean(),
         "points_stderr": banked.std(ddof=1) / np.sqrt(n_turns),
     }
-
-
-__all__.append("play_turns")

@@ -1,6 +1,5 @@
 """Tests of dicelab.wimpout: every scoring rule, the worked examples, the derived chain."""
 
-from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -47,35 +46,72 @@ def test_table_2_is_derived():
     assert len(dist) == 27
 
 
+def test_states_are_records_named_as_in_the_paper():
+    assert len(w.TRANSIENT) == 17 and len(set(w.TRANSIENT)) == 17
+    assert [str(s) for s in w.ABSORBING] == ["Auto Win", "Auto Lose", "Score and Stop", "Wimpout"]
+    for s in w.TRANSIENT + w.ABSORBING:
+        assert w.state(str(s)) is s or w.state(str(s)) == s
+    assert w.clearing_state(3, 0, True) == w.state("Flash 3; Reroll 1B")
+    assert w.clearing_state(5, 0, False) == w.State(4, True, (5,))
+    with pytest.raises(ValueError, match="state must be one of"):
+        w.state("Flash 7; Reroll 5")
+
+
 def test_table_5_outcomes():
-    counts, total = w.transition_counts("Flash 2, 4, 6; Reroll 1B, 1W")
-    assert total == 36
-    assert counts == Counter(
-        {"Flash 2, 4, 6; Reroll 1B, 1W": 11, "Score and Stop": 13, "Roll 5; No Flash": 6, "Wimpout": 6}
+    out = w.step_outcomes(w.state("Flash 2, 4, 6; Reroll 1B, 1W"))
+    assert {str(k): o.ways for k, o in out.items()} == {
+        "Flash 2, 4, 6; Reroll 1B, 1W": 11, "Score and Stop": 13, "Roll 5; No Flash": 6, "Wimpout": 6
+    }
+    # points: 13 stops, each scoring one die (5, 10 or the sun as 10)
+    assert out[w.STOP].points == sum(
+        w.score(r, has_black=True).points for r in w.rolls(w.state("Flash 2, 4, 6; Reroll 1B, 1W"))
+        if w.step(w.state("Flash 2, 4, 6; Reroll 1B, 1W"), r).state == w.STOP
     )
+
+
+def test_step_follows_the_rules():
+    assert w.step(w.ROLL_5, (2, 3, 4, 6, 2)).state == w.WIMPOUT
+    assert w.step(w.ROLL_5, (6,) * 5).state == w.AUTO_WIN
+    assert w.step(w.ROLL_5, (10,) * 5).state == w.AUTO_LOSE
+    assert w.step(w.ROLL_5, (5, 5, 5, 5, 5)) == w.Step(w.ROLL_5, 500, None)  # a Freight Train, then YMNWTBYM
+    assert w.step(w.ROLL_5, (5, 10, 5, 10, SUN)).state == w.State(4, True, (10,))  # a Flash on all five
+    assert w.step(w.ROLL_5, (5, 2, 3, 4, 6)) == w.Step(w.STOP, 5, None)
+    futt = w.State(4, True, (3,))
+    assert w.step(futt, (3, 2, 4, 6, 2), face=3) == w.Step(futt, 0, 3)  # the Futtless rule
+    with pytest.raises(ValueError, match="face must be one of"):
+        w.step(w.state("Flash 3; Reroll 1B"), (2,), face=2)
+    with pytest.raises(ValueError, match="rolls 1 dice"):
+        w.step(w.state("Flash 3; Reroll 1B"), (2, 4))
+    with pytest.raises(ValueError, match="absorbing"):
+        w.step(w.STOP, ())
 
 
 def test_chain_is_stochastic_and_groups_agree():
     chain = w.markov_chain()
     assert chain.transient == w.TRANSIENT and chain.absorbing == w.ABSORBING
     assert all(sum(row) == 1 for row in chain.P)
-    for state in w.TRANSIENT[:10]:
-        faces = w._CLEARING[state][0]
-        assert len({tuple(sorted(w.transition_counts(state, face=f)[0].items())) for f in faces}) == 1
-    assert chain.P[
-        w.TRANSIENT.index("Flash 3; Reroll 1B"), w.TRANSIENT.index("Roll 5; No Flash")
-    ] == Fraction(3, 6)
-    assert abs(float(sum(chain.B[-1])) - 1) < 1e-15
+    for s in w.TRANSIENT[:10]:
+        rows = {tuple(sorted((str(k), o.ways) for k, o in w.step_outcomes(s, face=f).items())) for f in s.flash}
+        assert len(rows) == 1, f"the faces of {s} do not behave alike"
+    assert chain.P[w.TRANSIENT.index(w.state("Flash 3; Reroll 1B")), w.TRANSIENT.index(w.ROLL_5)] == Fraction(3, 6)
+    assert sum(chain.B[-1]) == 1
+
+
+def test_expected_turn_score_against_play():
+    exact = w.expected_turn_score()
+    assert 19 < exact < 20
+    played = w.play_turns(4_000, seed=11)
+    assert abs(played["mean_points"] - float(exact)) < 4 * played["points_stderr"]
 
 
 def test_simulation_matches_the_chain():
     chain = w.markov_chain()
     sim = w.simulate_turns(40_000, seed=5)
-    start = w.TRANSIENT.index("Roll 5; No Flash")
-    assert abs(sim["mean_steps"] - float(chain.t[start])) < 4 * sim["steps_stderr"]
+    start = w.TRANSIENT.index(w.ROLL_5)
+    assert abs(sim.mean_steps - float(chain.t[start])) < 4 * sim.steps_stderr
     for k, a in enumerate(w.ABSORBING):
         p = float(chain.B[start, k])
-        assert abs(sim["absorbed"][a] - p) < 4 * (p * (1 - p) / 40_000) ** 0.5 + 1e-4
+        assert abs(sim.frequencies[a] - p) < 4 * (p * (1 - p) / 40_000) ** 0.5 + 1e-4
 
 
 @pytest.mark.parametrize(
@@ -98,7 +134,9 @@ def test_bad_rolls(roll, message):
 def test_bad_rules_and_states():
     with pytest.raises(ValueError, match="sun_value"):
         w.Rules(sun_value=3)
-    with pytest.raises(ValueError, match="state must be"):
-        w.transition_counts("Flash 7; Reroll 5 dice")
-    with pytest.raises(ValueError, match="face must be one of"):
-        w.transition_counts("Flash 3; Reroll 1B", face=2)
+    with pytest.raises(ValueError, match="fourth_scores"):
+        w.Rules(fourth_scores="False")
+    with pytest.raises(ValueError, match="transient states"):
+        w.step_outcomes(w.WIMPOUT)
+    with pytest.raises(ValueError, match="n_turns"):
+        w.play_turns(1, seed=1)

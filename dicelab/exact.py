@@ -1,0 +1,137 @@
+"""Exact numbers: one converter to :class:`~fractions.Fraction`, and exact values shown as LaTeX.
+
+The solvers compute with ``Fraction`` (fast, standard library); the chapters show
+results with SymPy. Two small bridges:
+
+* :func:`to_fraction` turns any exact number (int, ``Fraction``, SymPy ``Rational``,
+  ``Decimal``, a string such as ``"3/7"``) into a ``Fraction``; floats only where
+  asked for, at their exact binary value;
+* :func:`to_sympy` and :func:`latex_table` / :func:`show_exact` render exact
+  values as typeset fractions, so no chapter prints a 39-digit ``Fraction`` string.
+"""
+
+from __future__ import annotations
+
+import numbers
+from decimal import Decimal
+from fractions import Fraction
+
+import sympy
+
+__all__ = ["to_fraction", "to_sympy", "latex_table", "show_exact", "Math"]
+
+
+def to_fraction(x, name: str = "value", *, allow_float: bool = False) -> Fraction:
+    """``x`` as an exact :class:`Fraction`, or a ``ValueError`` naming ``name``.
+
+    Parameters
+    ----------
+    x : int, Fraction, sympy.Rational, Decimal, str or (with ``allow_float``) float
+        The number. Strings are read by ``Fraction`` (``"1/6"``, ``"0.25"``).
+    name : str
+        The argument's name, for the error message.
+    allow_float : bool
+        Take a float at its exact binary value instead of refusing it.
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> to_fraction(sympy.Rational(2, 3))
+    Fraction(2, 3)
+    >>> to_fraction("11/36")
+    Fraction(11, 36)
+    """
+    if isinstance(x, bool):
+        raise ValueError(f"{name} must be a number, got {x!r}")
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, numbers.Integral):
+        return Fraction(int(x))
+    if isinstance(x, Decimal):
+        if not x.is_finite():
+            raise ValueError(f"{name} must be finite, got {x!r}")
+        return Fraction(x)
+    if isinstance(x, sympy.Rational):
+        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, str):
+        try:
+            return Fraction(x.strip())
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{name}: {x!r} is not a number") from None
+    if isinstance(x, numbers.Real):
+        value = float(x)
+        if not allow_float:
+            raise ValueError(f"{name} must be exact (int, Fraction, Rational or a string), got the float {x!r}")
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"{name} must be finite, got {x!r}")
+        return Fraction(value)
+    raise ValueError(f"{name} must be a number, got {x!r}")
+
+
+def to_sympy(x):
+    """An exact number (or a nested list / array of them) as SymPy objects.
+
+    >>> to_sympy(Fraction(2, 3))
+    2/3
+    """
+    if isinstance(x, list | tuple):
+        return type(x)(to_sympy(v) for v in x)
+    if hasattr(x, "tolist") and not isinstance(x, sympy.Basic):
+        return sympy.Matrix(to_sympy(x.tolist()))
+    if isinstance(x, Fraction):
+        return sympy.Rational(x.numerator, x.denominator)
+    if isinstance(x, sympy.Basic) or isinstance(x, str):
+        return x
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+        return sympy.Integer(int(x))
+    return sympy.sympify(x)
+
+
+def _cell(x) -> str:
+    if isinstance(x, str):
+        return x if x.startswith("$") else r"\text{" + x.replace("_", r"\_") + "}"
+    return sympy.latex(to_sympy(x))
+
+
+def latex_table(rows, header=None, *, align: str | None = None) -> str:
+    r"""A LaTeX ``array`` of exact values (Fractions typeset as ``\frac``), strings as text.
+
+    >>> latex_table([[Fraction(1, 6), 2]], header=["p", "n"])
+    '\\begin{array}{cc}\n\\text{p} & \\text{n} \\\\ \\hline\n\\frac{1}{6} & 2\n\\end{array}'
+    """
+    rows = [list(r) for r in rows]
+    width = max([len(r) for r in rows] + ([len(header)] if header else []))
+    lines = []
+    if header:
+        lines.append(" & ".join(_cell(h) for h in header) + r" \\ \hline")
+    body = [" & ".join(_cell(v) for v in r) for r in rows]
+    lines.append(" \\\\\n".join(body))
+    return "\\begin{array}{" + (align or "c" * width) + "}\n" + "\n".join(lines) + "\n\\end{array}"
+
+
+class Math:
+    """A LaTeX string that Jupyter displays typeset (``$$ ... $$``) and prints as plain LaTeX."""
+
+    def __init__(self, latex: str):
+        self.latex = latex
+
+    def _repr_latex_(self):
+        return f"$$\n{self.latex}\n$$"
+
+    def __repr__(self):
+        return self.latex
+
+
+def show_exact(**values) -> Math:
+    r"""Typeset named exact values, one per line: ``show_exact(E=Fraction(7, 2))`` shows E = 7/2.
+
+    Names may be LaTeX (``show_exact(**{r"\mathbb{E}[X]": e})``).
+
+    >>> show_exact(p=Fraction(2, 3))
+    \begin{aligned}p &= \frac{2}{3}\end{aligned}
+    """
+    lines = [f"{k} &= {_cell(v)}" for k, v in values.items()]
+    return Math(r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}")
