@@ -25,7 +25,7 @@ def paper_run(S: int, L: int, M: int) -> dict:
     min_wins = efron.strict_min_wins(S)
     out = {}
     for n in [None, *np.unique(W[W >= min_wins]).tolist()]:
-        value, walks = efron.paper_max_sum_walks(W, efron.allowed_edges(W, min_wins, n), M)
+        value, walks = efron.reference.paper_max_sum_walks(W, efron.allowed_edges(W, min_wins, n), M)
         out[n] = (value, sorted({min(w[k:] + w[:k] for k in range(M)) for w in walks}))
     return out
 
@@ -75,7 +75,7 @@ def main(argv=None) -> int:
     # at full size: one of the 19 searches (the unequal one) by the paper's method, once
     W = efron.wins_matrix(efron.unique_dice(7, 6))
     allowed = efron.allowed_edges(W, 19)
-    t_one, (value, walks) = timed(lambda: efron.paper_max_sum_walks(W, allowed, 4), 1)
+    t_one, (value, walks) = timed(lambda: efron.reference.paper_max_sum_walks(W, allowed, 4), 1)
     assert value == results[None][0] and len(walks) == 4 * len(results[None][1])
     print(
         f"  paper's method at N = 924, unequal search only: {t_one:.1f} s; "

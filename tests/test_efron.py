@@ -1,8 +1,7 @@
-"""Tests of dicelab.efron: counting, the wins matrix, the cycle search against brute force."""
+"""Tests of dicelab.efron: counting, the wins matrix, the cycle search against brute force and the paper."""
 
 import itertools
 from fractions import Fraction
-from math import comb
 
 import numpy as np
 import pytest
@@ -79,12 +78,21 @@ def test_num_unique_dice_paper_values(L, S, N):
 @given(st.integers(1, 9), st.integers(1, 9))
 def test_recurrence_closed_form_and_enumeration_agree(L, S):
     n = e.num_unique_dice(L, S)
-    assert n == e.num_unique_dice_closed_form(L, S) == comb(S + L - 1, L - 1)
+    assert n == e.num_unique_dice_closed_form(L, S)
     if n <= 5000:
         dice = e.unique_dice(L, S)
         assert dice.shape == (n, L)
         assert (dice >= 0).all() and (dice.sum(axis=1) == S).all()
         assert len({tuple(d) for d in dice}) == n
+
+
+@pytest.mark.parametrize(("L", "S"), [(1, 4), (2, 5), (3, 4), (4, 3), (5, 5), (7, 4)])
+def test_unique_dice_are_the_labelled_dice_up_to_the_order_of_sides(L, S):
+    """Every one of the L**S labelled dice, its sides sorted, is exactly one row of unique_dice."""
+    labelled = {tuple(sorted(sides)) for sides in itertools.product(range(L), repeat=S)}
+    listed = [e.die_faces(d) for d in e.unique_dice(L, S)]
+    assert sorted(listed) == sorted(labelled)
+    assert len(listed) == e.num_unique_dice(L, S) == e.num_unique_dice_closed_form(L, S)
 
 
 def test_n_2_s_is_s_plus_one():
@@ -158,7 +166,7 @@ def test_max_sum_cycles_equals_brute_force_on_random_digraphs(n, M, seed, densit
 def test_paper_method_and_fast_search_agree_when_walks_are_cycles(S, L, M):
     _, W, A = dice_graph(S, L)
     fast = e.max_sum_cycles(W, A, M)
-    value, walks = e.paper_max_sum_walks(W, A, M)
+    value, walks = e.reference.paper_max_sum_walks(W, A, M)
     assert value == fast.value == fast.walk_value
     # the paper lists every rotation of every set; we list each set once
     assert len(walks) == M * len(fast.cycles)
@@ -172,7 +180,7 @@ def test_paper_method_on_the_papers_run(n):
     W = e.wins_matrix(dice)
     A = e.allowed_edges(W, 19, n)
     fast = e.max_sum_cycles(W, A, 4)
-    value, walks = e.paper_max_sum_walks(W, A, 4)
+    value, walks = e.reference.paper_max_sum_walks(W, A, 4)
     assert value == fast.value
     assert sorted({canonical(list(w)) for w in walks}) == [tuple(c) for c in fast.cycles.tolist()]
 
@@ -180,7 +188,7 @@ def test_paper_method_on_the_papers_run(n):
 def test_simple_cycles_only_where_walks_repeat_a_die():
     """S=3, L=5, M=6: the max-sum recursion finds closed walks (a 3-cycle twice) but no 6-set exists."""
     _, W, A = dice_graph(3, 5)
-    value, walks = e.paper_max_sum_walks(W, A, 6)
+    value, walks = e.reference.paper_max_sum_walks(W, A, 6)
     assert value is not None and value >= 0
     assert all(len(set(w)) < 6 for w in walks)  # every maximal walk repeats a die
     res = e.max_sum_cycles(W, A, 6)
@@ -230,15 +238,46 @@ def test_non_strict_reading_admits_ties_at_one_half():
     )
 
 
-def test_search_all_covers_every_value():
-    out = e.search_all(3, 5, 3)
-    assert next(iter(out)) is None
-    assert list(out)[1:] == sorted(set(range(5, 10)) & set(out))
-    assert out[None][1] == e.best_cycles(3, 5, 3)
+@pytest.mark.parametrize(("S", "L", "M"), [(3, 5, 3), (4, 6, 3), (4, 7, 3)])
+def test_search_all_covers_every_value(S, L, M):
+    out = e.search_all(S, L, M)
+    _, W, _ = dice_graph(S, L)
+    assert list(out) == [None, *np.unique(W[W >= e.strict_min_wins(S)]).tolist()]
+    assert out[None][1] == e.best_cycles(S, L, M)
     for n, (value, sets) in out.items():
         if n is not None:
-            assert sets == e.best_cycles(3, 5, 3, wins=n)
-            assert (value is None) == (sets == []) and (value is None or value == 3 * n)
+            assert sets == e.best_cycles(S, L, M, wins=n)
+            assert (value is None) == (sets == []) and (value is None or value == M * n)
+
+
+@pytest.mark.parametrize(
+    ("S", "L", "M", "wins", "min_wins"),
+    [
+        (3, 5, 3, None, None),
+        (3, 6, 3, None, None),
+        (3, 6, 4, None, None),
+        (4, 6, 3, None, None),
+        (4, 6, 3, 9, None),
+        (4, 6, 3, None, 8),  # "at least half": w = 8 of 16 is allowed
+        (6, 5, 3, 20, None),
+        (6, 4, 3, None, None),  # no set at all
+    ],
+)
+def test_best_cycles_equal_exact_enumeration_in_fractions(S, L, M, wins, min_wins):
+    total, sets = e.reference.exact_best_cycles(S, L, M, wins, min_wins=min_wins)
+    assert e.best_cycles(S, L, M, wins, min_wins=min_wins) == sets
+    _, W, _ = dice_graph(S, L)
+    threshold = e.strict_min_wins(S) if min_wins is None else min_wins
+    value = e.max_sum_cycles(W, e.allowed_edges(W, threshold, wins), M).value
+    assert (total is None and value is None) or total == Fraction(value, S * S)
+
+
+@pytest.mark.parametrize(("L", "S"), [(3, 4), (5, 3), (4, 6), (2, 1)])
+def test_wins_matrix_equals_exact_probabilities(L, S):
+    dice = e.unique_dice(L, S)
+    W = e.wins_matrix(dice)
+    P = e.reference.exact_win_probabilities(dice)
+    assert [[Fraction(int(w), S * S) for w in row] for row in W] == P
 
 
 @pytest.mark.parametrize(("S", "L"), [(3, 4), (3, 5), (4, 4)])
@@ -283,10 +322,15 @@ def test_same_cycle():
         (lambda: e.best_cycles(6, 7, 4, wins=18), "wins must be in 19..36"),
         (lambda: e.best_cycles(6, 7, 4, wins=37), "wins must be in 19..36"),
         (lambda: e.best_cycles(6, 7, 4, min_wins=10), "min_wins must be in 18..36"),
-        (lambda: e.p_beats((1, 2.5), (1, 2)), "integer faces"),
-        (lambda: e.p_beats((), (1, 2)), "at least one face"),
-        (lambda: e.p_beats(3, (1, 2)), "sequence of integer faces"),
-        (lambda: e.die_counts((0, 7), 7), "labels in 0..6"),
+        (lambda: e.p_beats((1, 2.5), (1, 2)), r"a\[1\] must be an integer"),
+        (lambda: e.p_beats((1, 2), ()), "b must hold at least one"),
+        (lambda: e.p_beats(3, (1, 2)), "a must be a sequence of integer faces"),
+        (lambda: e.p_beats("123", (1, 2)), "a must be a sequence of integer faces"),
+        (lambda: e.die_counts((0, 7), 7), r"faces\[1\] must be in 0..6"),
+        (lambda: e.die_counts((0, True), 7), r"faces\[1\] must be an integer"),
+        (lambda: e.die_faces([[1, 2]]), "counts must be a 1-D vector"),
+        (lambda: e.die_faces([1.0, 2.0]), "counts must be a 1-D vector of non-negative integers"),
+        (lambda: e.die_faces([1, -1]), "counts must be a 1-D vector of non-negative integers"),
         (lambda: e.wins_matrix(np.array([[1.5, 2]])), "integer label counts"),
         (lambda: e.wins_matrix(np.array([1, 2])), "2-D array"),
         (lambda: e.max_sum_cycles(np.zeros((3, 2), int), np.ones((3, 2), bool), 3), "square"),
@@ -294,6 +338,11 @@ def test_same_cycle():
         (lambda: e.maxplus_product(np.ones((2, 3), int), np.ones((2, 3), int)), "do not chain"),
         (lambda: e.maxplus_product(np.ones((2, 2)), np.ones((2, 2))), "integer arrays"),
         (lambda: e.count_cycles(6, 7, 4, min_wins=18), "beat each other"),
+        (
+            lambda: e.reference.paper_max_sum_walks(np.zeros((2, 2), int), np.ones((2, 2), bool), 1),
+            "M must be >= 2",
+        ),
+        (lambda: e.reference.exact_best_cycles(3, 4, 3, wins=4), "wins must be in 5..9"),
     ],
 )
 def test_bad_input_raises_clear_value_error(call, message):
@@ -305,3 +354,23 @@ def test_degenerate_cases_are_empty_not_errors():
     assert e.best_cycles(1, 5, 3) == []  # one face: nobody beats a die that beats them
     assert e.best_cycles(6, 1, 2) == []  # one die only
     assert e.best_cycles(2, 2, 3) == []
+
+
+# --------------------------------------------------------------------------- the package map
+
+
+def test_public_functions_document_parameters_returns_and_an_example():
+    functions = [getattr(e, name) for name in e.__all__ if callable(getattr(e, name))]
+    functions += [getattr(e.reference, name) for name in e.reference.__all__]
+    for fn in functions:
+        if isinstance(fn, type):
+            continue  # result records document their attributes
+        doc = fn.__doc__ or ""
+        for section in ("Parameters\n", "Returns\n", "Examples\n", ">>> "):
+            assert section in doc, f"{fn.__name__} lacks {section.strip()}"
+
+
+def test_reference_code_is_named_as_such_and_not_re_exported():
+    assert all(name.startswith(("paper_", "exact_")) for name in e.reference.__all__)
+    assert not set(e.reference.__all__) & set(e.__all__)
+    assert not any(hasattr(e, name) for name in e.reference.__all__)

@@ -1,0 +1,97 @@
+"""Nontransitive dice: counting dice, the wins matrix and the max-sum cycle search.
+
+Serves ``efron-dice.txt`` (R. Stebbing, "Finding Efron's dice", 2015) and
+notebook ``01_efron_dice.ipynb``.
+
+Notation (the paper's)
+----------------------
+``S``
+    number of sides of every die.
+``L``
+    number of labels; faces carry the labels ``0, 1, ..., L-1``.
+``M``
+    number of dice in the nontransitive set (``M = 4`` for Efron's dice).
+die
+    a vector ``d`` of length ``L`` of non-negative integers summing to ``S``:
+    ``d[i]`` is the number of faces labelled ``i``. Its cumulative sum
+    ``d~[i]`` is the number of faces labelled ``i`` or less (``d~[L-1] = S``).
+    The same die as a *face tuple* lists its ``S`` labels in ascending order.
+``N_{L,S}``
+    the number of distinct dice, ``N_{L,S} = sum_{i=0}^{S} N_{L-1,i}``.
+``W``
+    the wins matrix: ``w_ij`` is the number of the ``S**2`` equally likely
+    face pairs in which die ``i`` rolls higher than die ``j``.
+
+A set of dice ``l_0 -> l_1 -> ... -> l_{M-1} -> l_0`` is *nontransitive* when each
+die beats the next one, ``w > S**2 / 2``. The paper's objective is the largest
+sum of wins around the cycle, found by a max-sum (tropical) dynamic program over
+closed walks; :func:`max_sum_cycles` searches simple cycles with that program as
+the bound of a branch-and-bound.
+
+Modules
+-------
+``dice``       counting and listing dice, faces and label counts
+``wins``       win probabilities, the wins matrix ``W = D E^T``, the "beats" threshold
+``search``     the max-sum search over simple cycles, the paper's complete run, cycle counts
+``reference``  the paper's algorithm as written (``paper_*``) and exact cross-checks (``exact_*``)
+
+Examples
+--------
+>>> from dicelab import efron
+>>> efron.num_unique_dice(7, 6)
+924
+>>> efron.best_cycles(6, 7, 4, wins=24)  # Efron's dice, listed from B
+[((3, 3, 3, 3, 3, 3), (2, 2, 2, 2, 6, 6), (1, 1, 1, 5, 5, 5), (0, 0, 4, 4, 4, 4))]
+"""
+
+# counting dice: N_{L,S}, the paper's enumeration, faces <-> label counts
+from dicelab.efron.dice import (
+    die_counts,
+    die_faces,
+    num_unique_dice,
+    num_unique_dice_closed_form,
+    unique_dice,
+)
+
+# what beats what: exact probabilities, the wins matrix, the "beats" threshold
+from dicelab.efron.wins import allowed_edges, p_beats, strict_min_wins, wins_matrix
+
+# isort: split
+# the max-sum search: simple cycles of largest total wins, the paper's run, cycle counts
+from dicelab.efron.search import (
+    CycleSearch,
+    best_cycles,
+    count_cycles,
+    max_sum_cycles,
+    maxplus_product,
+    same_cycle,
+    search_all,
+)
+
+# isort: split
+# reference code, called as efron.reference.paper_max_sum_walks / efron.reference.exact_*
+from dicelab.efron import reference
+
+__all__ = [
+    # counting dice
+    "num_unique_dice",
+    "num_unique_dice_closed_form",
+    "unique_dice",
+    "die_faces",
+    "die_counts",
+    # what beats what
+    "wins_matrix",
+    "p_beats",
+    "strict_min_wins",
+    "allowed_edges",
+    # the max-sum search
+    "CycleSearch",
+    "max_sum_cycles",
+    "maxplus_product",
+    "same_cycle",
+    "best_cycles",
+    "search_all",
+    "count_cycles",
+    # reference code
+    "reference",
+]

@@ -1,0 +1,187 @@
+"""Counting and listing dice: ``N_{L,S}``, the paper's enumeration, faces and label counts.
+
+Serves the section "How many unique dice are there?" of ``efron-dice.txt``.
+
+A *labelled* die has ``S`` identifiable sides, each carrying one of the labels
+``0, ..., L-1``: there are ``L**S`` of them. Two labelled dice that differ only
+in which side carries which label roll alike, so a die is its multiset of
+labels, stored two ways:
+
+label counts
+    a vector ``d`` of length ``L`` of non-negative integers summing to ``S``;
+    ``d[i]`` is the number of faces labelled ``i``, and its cumulative sum
+    ``d~[i]`` the number labelled ``i`` or less (``d~[L-1] = S``).
+faces
+    the ``S`` labels in ascending order, e.g. ``(0, 0, 4, 4, 4, 4)``.
+
+``N_{L,S}`` is the number of distinct dice: ``N_{1,s} = 1`` and
+``N_{L,S} = sum_{i=0}^{S} N_{L-1,i}``, in closed form ``C(S+L-1, L-1)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+
+import numpy as np
+
+from dicelab._checks import check_int, check_sequence
+
+__all__ = ["num_unique_dice", "num_unique_dice_closed_form", "unique_dice", "die_faces", "die_counts"]
+
+
+def _labels_and_sides(L, S) -> tuple[int, int]:
+    return check_int("L", L, 1), check_int("S", S, 1)
+
+
+def num_unique_dice(L: int, S: int) -> int:
+    """``N_{L,S}``, the number of distinct ``S``-sided dice with labels ``0..L-1``, by the paper's recurrence.
+
+    ``N_{1,s} = 1`` and ``N_{L,S} = sum_{i=0}^{S} N_{L-1,i}``: a die with ``L``
+    labels is a die with ``L-1`` labels on the ``i`` faces below the top label,
+    for ``i = 0..S``.
+
+    Parameters
+    ----------
+    L : int
+        Number of labels, ``L >= 1``.
+    S : int
+        Number of sides, ``S >= 1``.
+
+    Returns
+    -------
+    int
+        ``N_{L,S}``.
+
+    Examples
+    --------
+    >>> num_unique_dice(3, 4), num_unique_dice(7, 6)
+    (15, 924)
+    """
+    L, S = _labels_and_sides(L, S)
+    row = [1] * (S + 1)  # N_{1,s} for s = 0..S
+    for _ in range(L - 1):
+        row = list(itertools.accumulate(row))  # N_{l+1,s} = sum_{i<=s} N_{l,i}
+    return row[S]
+
+
+def num_unique_dice_closed_form(L: int, S: int) -> int:
+    """``N_{L,S} = C(S+L-1, L-1)``: multisets of size ``S`` from ``L`` labels (stars and bars).
+
+    Parameters
+    ----------
+    L : int
+        Number of labels, ``L >= 1``.
+    S : int
+        Number of sides, ``S >= 1``.
+
+    Returns
+    -------
+    int
+        ``N_{L,S}``, equal to :func:`num_unique_dice`.
+
+    Examples
+    --------
+    >>> num_unique_dice_closed_form(7, 6)
+    924
+    """
+    L, S = _labels_and_sides(L, S)
+    return comb(S + L - 1, L - 1)
+
+
+def unique_dice(L: int, S: int) -> np.ndarray:
+    """All ``N_{L,S}`` dice as an ``(N, L)`` integer array of label counts, in the paper's order.
+
+    The order is ascending lexicographic order of the cumulative vector ``d~``
+    -- equivalently, *descending* lexicographic order of the face tuples. Row 0
+    is the die with every face ``L-1``; the last row is the die with every face
+    ``0``. Indices into this array are the dice indices of the wins matrix and
+    of the cycle search.
+
+    Parameters
+    ----------
+    L : int
+        Number of labels, ``L >= 1``.
+    S : int
+        Number of sides, ``S >= 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64`` array of shape ``(N_{L,S}, L)``; every row sums to ``S``.
+
+    Examples
+    --------
+    >>> unique_dice(2, 2)
+    array([[0, 2],
+           [1, 1],
+           [2, 0]])
+    """
+    L, S = _labels_and_sides(L, S)
+    # d~_0 <= d~_1 <= ... <= d~_{L-2} <= S, in lexicographic order.
+    rows = list(itertools.combinations_with_replacement(range(S + 1), L - 1))
+    cum = np.array(rows, dtype=np.int64).reshape(len(rows), L - 1)
+    cum = np.hstack([cum, np.full((cum.shape[0], 1), S, dtype=np.int64)])
+    return np.diff(cum, axis=1, prepend=0)
+
+
+def _face_tuples(dice: np.ndarray) -> list[tuple[int, ...]]:
+    """The ascending face tuples of the rows of an ``(N, L)`` count array whose rows share one sum."""
+    n, L = dice.shape
+    labels = np.repeat(np.tile(np.arange(L), n), dice.ravel())
+    return [tuple(row) for row in labels.reshape(n, labels.size // n).tolist()]
+
+
+def die_faces(counts) -> tuple[int, ...]:
+    """The ascending face tuple of a die given by its label counts.
+
+    Parameters
+    ----------
+    counts : array_like of int
+        Label counts ``d``: ``counts[i]`` faces carry the label ``i``.
+
+    Returns
+    -------
+    tuple of int
+        The ``sum(counts)`` labels in ascending order.
+
+    Examples
+    --------
+    >>> die_faces([2, 0, 0, 0, 4, 0, 0])
+    (0, 0, 4, 4, 4, 4)
+    """
+    counts = np.asarray(counts)
+    if (
+        counts.ndim != 1
+        or counts.size == 0
+        or not np.issubdtype(counts.dtype, np.integer)
+        or (counts < 0).any()
+    ):
+        raise ValueError(f"counts must be a 1-D vector of non-negative integers, got {counts!r}")
+    return _face_tuples(counts[np.newaxis, :])[0]
+
+
+def die_counts(faces, L: int) -> np.ndarray:
+    """The label-count vector of a die given by its faces.
+
+    Parameters
+    ----------
+    faces : sequence of int
+        The labels on the faces, each in ``0..L-1``, in any order.
+    L : int
+        Number of labels, ``L >= 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64`` vector of length ``L``: how many faces carry each label.
+
+    Examples
+    --------
+    >>> die_counts((4, 0, 4, 4, 0, 4), 7)
+    array([2, 0, 0, 0, 4, 0, 0])
+    """
+    L = check_int("L", L, 1)
+    faces = check_sequence("faces", faces, what="labels")
+    labels = [check_int(f"faces[{k}]", f, 0, L - 1) for k, f in enumerate(faces)]
+    return np.bincount(np.array(labels), minlength=L).astype(np.int64)
