@@ -33,6 +33,7 @@ with ``--readme README.md``, rewrites the summary block of the README.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -57,6 +58,8 @@ __all__ = [
     "summary_markdown",
     "printed_number",
     "agrees_as_printed",
+    "power_of_ten_slip",
+    "compare",
 ]
 
 STATUSES = ("reproduced", "rounding", "erratum")
@@ -99,6 +102,24 @@ def agrees_as_printed(printed: str, ours) -> bool:
     return abs(value - to_fraction(ours, "ours", allow_float=True)) <= tol
 
 
+def power_of_ten_slip(printed: str, ours) -> str | None:
+    """A printing slip's diagnosis when ``printed`` is ``ours`` times a power of ten (not 1), else None.
+
+    >>> power_of_ten_slip("0.02822", Fraction(2822, 1000000))
+    'printed 0.02822, exactly 0.002822: 10 times the true value (a decimal slip)'
+    """
+    value = printed_number(printed)
+    ours = to_fraction(ours, "ours", allow_float=True)
+    if value is None or ours == 0 or value[0] == 0:
+        return None
+    exponent = math.log10(abs(float(value[0] / ours)))
+    k = round(exponent)
+    if k == 0 or abs(exponent - k) > 0.01:
+        return None
+    factor = f"{10 ** k}" if k > 0 else f"1/{10 ** -k}"
+    return f"printed {printed}, exactly {float(ours):.4g}: {factor} times the true value (a decimal slip)"
+
+
 def _as_fraction(x) -> Fraction | None:
     """``x`` as a Fraction when it is a finite number, else None (text, tuples, NaN)."""
     if isinstance(x, str):
@@ -115,6 +136,35 @@ def _show(x) -> str:
     if isinstance(x, tuple | list):
         return "(" + ", ".join(_show(v) for v in x) + ("," if len(x) == 1 else "") + ")"
     return str(x)
+
+
+def compare(paper, ours, tol=None, where: str = "claim") -> tuple[bool, bool, Fraction | None]:
+    """How ``ours`` compares with the printed ``paper``: ``(agrees, agrees exactly, tolerance used)``.
+
+    See the module docstring for how paper values are read.
+
+    >>> compare("0.667", Fraction(2, 3))
+    (True, False, Fraction(1, 2000))
+    """
+    tolerance = None if tol is None else _as_fraction(tol)
+    if tol is not None and (tolerance is None or tolerance < 0):
+        raise ValueError(f"tol must be a non-negative number, got {tol!r}")
+    if isinstance(paper, str):
+        printed = printed_number(paper)
+        if printed is not None:
+            paper, implied = printed
+            tolerance = implied if tolerance is None else tolerance
+    elif isinstance(paper, float) and tolerance is None:
+        raise ValueError(f"{where}: a float paper value needs tol (or give it as printed, a str)")
+    p, o = _as_fraction(paper), _as_fraction(ours)
+    if p is None or o is None:
+        if isinstance(paper, str) and o is not None:
+            raise ValueError(f"{where}: paper value {paper!r} is not a number but ours is")
+        same = paper == ours
+        return same, same, None
+    if p == o:
+        return True, True, tolerance
+    return (tolerance is not None and abs(p - o) <= tolerance), False, tolerance
 
 
 @dataclass(frozen=True)
@@ -134,7 +184,7 @@ class Claim:
     def __post_init__(self):
         if not self.where or not self.what:
             raise ValueError("a claim needs `where` (section/table/figure) and `what`")
-        agree, exact, tolerance = self._compare()
+        agree, exact, tolerance = compare(self.paper, self.ours, self.tol, self.where)
         object.__setattr__(self, "tolerance", tolerance)
         if agree:
             if self.erratum:
@@ -151,29 +201,6 @@ class Claim:
                 f"{self.where}: {self.what}: paper says {_show(self.paper)}, we compute "
                 f"{_show(self.ours)}{tol}; fix the computation or record an erratum with a reason"
             )
-
-    def _compare(self) -> tuple[bool, bool, Fraction | None]:
-        """(agrees, agrees exactly, tolerance used)."""
-        tol = None if self.tol is None else _as_fraction(self.tol)
-        if self.tol is not None and (tol is None or tol < 0):
-            raise ValueError(f"tol must be a non-negative number, got {self.tol!r}")
-        paper = self.paper
-        if isinstance(paper, str):
-            printed = printed_number(paper)
-            if printed is not None:
-                paper, implied = printed
-                tol = implied if tol is None else tol
-        elif isinstance(paper, float) and tol is None:
-            raise ValueError(f"{self.where}: a float paper value needs tol (or give it as printed, a str)")
-        p, o = _as_fraction(paper), _as_fraction(self.ours)
-        if p is None or o is None:
-            if isinstance(paper, str) and _as_fraction(self.ours) is not None:
-                raise ValueError(f"{self.where}: paper value {paper!r} is not a number but ours is")
-            same = paper == self.ours
-            return same, same, None
-        if p == o:
-            return True, True, tol
-        return (tol is not None and abs(p - o) <= tol), False, tol
 
     def row(self) -> dict:
         ours = _as_fraction(self.ours)
@@ -204,6 +231,40 @@ class Ledger:
         claim = Claim(where, what, paper, ours, tol=tol, erratum=erratum, note=note)
         self.claims.append(claim)
         return claim
+
+    def add_table(self, where: str, what: str, paper, ours, *, tol=None, errata=None, note=None) -> int:
+        """Record one claim per entry of a printed table; returns how many were recorded.
+
+        Parameters
+        ----------
+        where : str
+            The table, e.g. ``"Table 2"``.
+        what : str
+            A format string for each entry's description; ``{key}`` is the entry's key.
+        paper, ours : mapping (dict or pandas Series)
+            The printed values and ours, by the same keys; every key of ``paper`` must be in ``ours``.
+        tol : optional
+            As for :meth:`add`, for every entry.
+        errata : callable, optional
+            ``errata(key, paper_value, our_value)`` returns the reason an entry is an erratum,
+            or ``None``; called only for entries that disagree.
+
+        Examples
+        --------
+        >>> ledger = Ledger("example")
+        >>> ledger.add_table("Table 1", "P(X = {key})", {1: "0.333"}, {1: Fraction(1, 3)})
+        1
+        """
+        missing = [k for k in paper.keys() if k not in ours]
+        if missing:
+            raise KeyError(f"{where}: ours has no value for {missing[:5]}")
+        for key in paper.keys():
+            claim_what = what.format(key=key)
+            reason = None
+            if errata is not None and not compare(paper[key], ours[key], tol, where)[0]:
+                reason = errata(key, paper[key], ours[key])
+            self.add(where, claim_what, paper=paper[key], ours=ours[key], tol=tol, erratum=reason, note=note)
+        return len(paper)
 
     def frame(self) -> pd.DataFrame:
         return pd.DataFrame([c.row() for c in self.claims], columns=COLUMNS)

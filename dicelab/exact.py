@@ -79,8 +79,10 @@ def to_sympy(x):
     """
     if isinstance(x, list | tuple):
         return type(x)(to_sympy(v) for v in x)
-    if hasattr(x, "tolist") and not isinstance(x, sympy.Basic):
+    if getattr(x, "ndim", 0) > 0 and not isinstance(x, sympy.Basic):  # a numpy array
         return sympy.Matrix(to_sympy(x.tolist()))
+    if hasattr(x, "item") and not isinstance(x, sympy.Basic):  # a numpy scalar
+        x = x.item()
     if isinstance(x, Fraction):
         return sympy.Rational(x.numerator, x.denominator)
     if isinstance(x, sympy.Basic) or isinstance(x, str):
@@ -91,8 +93,11 @@ def to_sympy(x):
 
 
 def _cell(x) -> str:
+    """One entry as LaTeX: ``"$...$"`` is LaTeX already, other strings are text, numbers exact."""
     if isinstance(x, str):
-        return x if x.startswith("$") else r"\text{" + x.replace("_", r"\_") + "}"
+        if len(x) >= 2 and x.startswith("$") and x.endswith("$"):
+            return x[1:-1]
+        return r"\text{" + x.replace("_", r"\_").replace("#", r"\#") + "}"
     return sympy.latex(to_sympy(x))
 
 
@@ -125,13 +130,24 @@ class Math:
         return self.latex
 
 
-def show_exact(**values) -> Math:
+def show_exact(digits: int | None = None, **values) -> Math:
     r"""Typeset named exact values, one per line: ``show_exact(E=Fraction(7, 2))`` shows E = 7/2.
 
-    Names may be LaTeX (``show_exact(**{r"\mathbb{E}[X]": e})``).
+    Names may be LaTeX (``show_exact(**{r"\mathbb{E}[X]": e})``). With ``digits``, each
+    non-integer exact value is followed by its decimal value to that many significant digits.
 
     >>> show_exact(p=Fraction(2, 3))
     \begin{aligned}p &= \frac{2}{3}\end{aligned}
+    >>> show_exact(digits=3, p=Fraction(2, 3))
+    \begin{aligned}p &= \frac{2}{3} \approx 0.667\end{aligned}
     """
-    lines = [f"{k} &= {_cell(v)}" for k, v in values.items()]
+
+    def entry(v):
+        tex = _cell(v)
+        value = to_sympy(v) if not isinstance(v, str) else None
+        if digits and isinstance(value, sympy.Rational) and not isinstance(value, sympy.Integer):
+            tex += r" \approx " + sympy.latex(sympy.Float(value, digits))
+        return tex
+
+    lines = [f"{k} &= {entry(v)}" for k, v in values.items()]
     return Math(r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}")

@@ -49,6 +49,9 @@ __all__ = [
     "score",
     "show",
     "all_rolls",
+    "parse_roll",
+    "pattern_rolls",
+    "NONSCORING",
     "initial_roll_distribution",
     # the turn as an absorbing Markov chain
     "State",
@@ -228,6 +231,56 @@ def show(roll) -> str:
     if len(roll) == 5:
         return " ".join(str(f) for f in roll[:4]) + f" [{roll[4]}]"
     return " ".join(str(f) for f in roll)
+
+
+def parse_roll(text: str) -> tuple:
+    """A roll written as text, ``*`` for the sun: ``"4 4 2 6 *"`` -> ``(4, 4, 2, 6, SUN)``.
+
+    >>> parse_roll("4 4 2 6 *")
+    (4, 4, 2, 6, SUN)
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"text must be a string such as '4 4 2 6 *', got {text!r}")
+    out = []
+    for token in text.replace(",", " ").split():
+        if token == "*":
+            out.append(SUN)
+        elif token.isdigit() and int(token) in WHITE_FACES:
+            out.append(int(token))
+        else:
+            raise ValueError(f"{token!r} is not a face (2, 3, 4, 5, 6, 10 or * for the sun) in {text!r}")
+    return tuple(out)
+
+
+NONSCORING = {False: (2, 3, 4, 6), True: (2, 4, 6)}  # by die colour: white (False) or black (True)
+
+
+def pattern_rolls(whites: str, black: str) -> list[tuple]:
+    """The ordered first rolls that fit a pattern of the paper's Table 1.
+
+    A pattern gives the four white dice (in any order) and the black die, as faces,
+    ``*`` for the sun, or the letters ``a``, ``b``: distinct non-scoring faces (2, 3, 4, 6
+    on a white die; 2, 4, 6 on the black) that differ from the pattern's own faces.
+
+    >>> len(pattern_rolls("4 4 a b", "4"))   # C(3, 2) choices of {a, b}, 4!/(2!1!1!) orders
+    36
+    """
+    tokens = whites.split() + [black]
+    if len(tokens) != 5:
+        raise ValueError(f"a pattern has four white dice and the black die, got {whites!r} and {black!r}")
+    letters = sorted({t for t in tokens if t in ("a", "b")})
+    fixed = [t for t in tokens if t not in ("a", "b")]
+    fixed_faces = {f for f in parse_roll(" ".join(fixed)) if f is not SUN}
+    found = set()
+    for values in itertools.permutations(NONSCORING[False], len(letters)):
+        if fixed_faces & set(values):
+            continue
+        sub = dict(zip(letters, values, strict=True))
+        faces = parse_roll(" ".join(str(sub.get(t, t)) for t in tokens))
+        if faces[4] is not SUN and faces[4] not in BLACK_FACES or faces[4] == 3:
+            continue
+        found |= {order + (faces[4],) for order in itertools.permutations(faces[:4])}
+    return sorted(found, key=str)
 
 
 def all_rolls(n_white: int = 4, black: bool = True):

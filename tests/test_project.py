@@ -18,7 +18,8 @@ def requirement_lines(root):
 
 
 def notebooks(root):
-    return sorted((root / "notebooks").glob("*.ipynb"))
+    """The chapters (the course guide, 00, is prose only)."""
+    return sorted(p for p in (root / "notebooks").glob("*.ipynb") if not p.name.startswith("00_"))
 
 
 def test_requirements_are_pinned_and_complete(root):
@@ -101,3 +102,81 @@ def test_committed_notebook_hygiene(nb_path):
     shown = [o["data"]["text/plain"] for c in code for o in c["outputs"] if "text/plain" in o.get("data", {})]
     leaked = [t for t in shown if "".join(t).startswith("Claim(")]
     assert not leaked, "a cell ends with ledger.add: end it with a result"
+
+
+# --------------------------------------------------------------------------- the chapter frame
+# Chapters written in the frame of CONTRIBUTING.md; the frame's machine-checkable parts.
+FRAMED = ["04_cosmic_wimpout"]
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def cells(name):
+    return json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text())["cells"]
+
+
+@pytest.mark.parametrize("name", FRAMED)
+def test_chapter_opening(name):
+    opening = "".join(cells(name)[0]["source"])
+    assert opening.startswith(f"# Chapter {int(name[:2])} · ")
+    for part in ("**Paper.**", "### What you will learn", "**Prerequisites.**", "00_course_guide.ipynb",
+                 f"solutions/{name}_solutions.ipynb"):
+        assert part in opening, f"the opening lacks {part!r}"
+    objectives = re.findall(r"^\d\. ", opening.split("### What you will learn")[1].split("**Prerequisites.**")[0], re.M)
+    assert 3 <= len(objectives) <= 6
+    links = re.findall(r"\((0[1-4]_[a-z_]+\.ipynb)\)", opening)
+    assert len(links) >= 1 and all((ROOT / "notebooks" / link).is_file() for link in links)
+
+
+@pytest.mark.parametrize("name", FRAMED)
+def test_chapter_cells_are_short_and_public(name):
+    for cell in cells(name):
+        source = "".join(cell["source"])
+        if cell["cell_type"] != "code":
+            continue
+        assert source.count("\n") + 1 <= 25, f"a code cell of {source.count(chr(10)) + 1} lines:\n{source[:120]}"
+        assert not re.search(r"\b(wimpout|efron|badg|pig|markov|claims|exact|stopping|games)\._[a-z]", source), source[:120]
+        for out in cell.get("outputs", []):
+            for kind, data in out.get("data", {}).items():
+                if kind.startswith("text/"):
+                    assert len("".join(data)) <= 10_000, f"a {kind} output of {len(''.join(data))} bytes"
+            if out["output_type"] == "stream":
+                assert len("".join(out["text"])) <= 10_000
+
+
+@pytest.mark.parametrize("name", FRAMED)
+def test_chapter_exercises_and_solutions(name):
+    text = "".join("".join(c["source"]) for c in cells(name) if c["cell_type"] == "markdown")
+    exercises = text.split("## Exercises", 1)[1].split("## Appendix", 1)[0]
+    found = re.findall(r"^\*\*\d+\.(\d+) (★+) ", exercises, re.M)
+    assert len(found) >= 8, f"{len(found)} exercises"
+    assert {"★", "★★", "★★★"} <= {stars for _, stars in found}, "graded: warm-up, practice, project"
+    assert exercises.count("<summary>Hint</summary>") >= len(found), "each exercise has a hint"
+    assert exercises.count("Predict") >= 2, "at least two ask to predict the effect of a changed parameter"
+    solutions = json.loads((ROOT / "solutions" / f"{name}_solutions.ipynb").read_text())["cells"]
+    headings = [c for c in solutions if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## ")]
+    assert len(headings) == len(found), "one solution per exercise"
+    code = [c for c in solutions if c["cell_type"] == "code"]
+    assert all(c["execution_count"] for c in code), "commit the solutions executed"
+    assert sum("assert " in "".join(c["source"]) for c in code) >= len(found), "solutions are checked by asserts"
+
+
+@pytest.mark.parametrize("name", FRAMED)
+def test_chapter_appendix_is_collapsed(name):
+    last = cells(name)[-1]
+    assert "## Appendix" in "".join(cells(name)[-2]["source"])
+    assert last["metadata"].get("jupyter", {}).get("outputs_hidden") is True
+    assert {"hide-input", "hide-output"} <= set(last["metadata"].get("tags", []))
+
+
+@pytest.mark.parametrize("name", FRAMED)
+def test_chapter_tables_are_data_files(name):
+    folder = ROOT / "notebooks" / "data" / name
+    assert folder.is_dir() and any(folder.iterdir())
+    for cell in cells(name):
+        assert '"""' not in "".join(cell["source"]) or cell["cell_type"] == "markdown", "no tables pasted into code"
+
+
+def test_course_guide_links_every_chapter(root):
+    guide = "".join("".join(c["source"]) for c in json.loads((root / "notebooks" / "00_course_guide.ipynb").read_text())["cells"])
+    for nb in notebooks(root):
+        assert f"({nb.name})" in guide, f"the course guide does not link {nb.name}"
