@@ -17,7 +17,7 @@ def cold(fn):
     """``fn`` with the per-state roll tables recomputed, as on a first call."""
 
     def run():
-        wimpout.step_outcomes.cache_clear()
+        wimpout.clear_caches()
         return fn()
 
     return run

@@ -70,6 +70,7 @@ __all__ = [
     "Outcome",
     "step_outcomes",
     "markov_chain",
+    "clear_caches",
     # beyond the paper: whole turns
     "expected_turn_score",
     "simulate_turns",
@@ -420,6 +421,12 @@ def _face_of(s: State, face) -> int | None:
     return face
 
 
+@functools.lru_cache(maxsize=16_384)
+def _scored(roll: tuple, has_black: bool, rules: Rules) -> Score:
+    """:func:`score`, remembered: the seven five-dice states roll the same 7,776 rolls."""
+    return score(roll, has_black=has_black, rules=rules)
+
+
 def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> Step:
     """The one transition rule of the chain: where ``roll`` of the dice of ``s`` leads.
 
@@ -440,7 +447,7 @@ def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> 
         raise ValueError(f"state {s} rolls {s.n_dice} dice, got the roll {roll!r}")
     if face is not None and face in roll:
         return Step(s, 0, face)  # the Futtless rule: the Flash face again, reroll the same dice
-    sc = score(roll, has_black=s.black, rules=rules)
+    sc = _scored(roll, s.black, rules)
     if sc.outcome in ("win", "lose", "wimpout"):
         return Step({"win": AUTO_WIN, "lose": AUTO_LOSE, "wimpout": WIMPOUT}[sc.outcome], 0, None)
     if s.five_dice and sc.flash is not None:
@@ -486,6 +493,12 @@ def step_outcomes(s: State, rules: Rules = Rules(), *, face: int | None = None) 
         entry[0] += 1
         entry[1] += st.points
     return MappingProxyType({k: Outcome(ways, points) for k, (ways, points) in tally.items()})
+
+
+def clear_caches() -> None:
+    """Forget the remembered roll scores and step tables (to time a computation from cold)."""
+    _scored.cache_clear()
+    step_outcomes.cache_clear()
 
 
 def markov_chain(rules: Rules = Rules()) -> AbsorbingChain:
