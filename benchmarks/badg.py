@@ -64,9 +64,7 @@ def main(argv=None) -> int:
         f"evaluate(heuristic), exact fractions: median {t_eval:.3f} s  "
         f"(expected points {float(ev.expected_points):.6f})"
     )
-    t_sim, res = timed(
-        lambda: badg.simulate(policy, 1_000_000, seed=1, progress=False), max(1, min(3, args.repeat))
-    )
+    t_sim, res = timed(lambda: badg.simulate(policy, 1_000_000, seed=1), max(1, min(3, args.repeat)))
     print(
         f"simulate(heuristic, 10^6 games): median {t_sim:.2f} s  "
         f"(mean {res.mean_points:.4f} +- {res.stderr:.4f})"
@@ -76,7 +74,7 @@ def main(argv=None) -> int:
     print("\nthe paper's pre-compute algorithm (every ordered roll, every subset), floats, same values:")
     full_steps = paper_steps(badg.STANDARD)
     for dice in [(6, 6, 8, 10), (6, 6, 6, 8, 10), (6, 6, 6, 8, 10, 12)]:
-        t_paper, ref = timed(lambda dice=dice: badg.paper_precompute(dice, exact=False), 1)
+        t_paper, ref = timed(lambda dice=dice: badg.reference.paper_precompute(dice, exact=False), 1)
         t_ours, ours = timed(lambda dice=dice: badg.solve(dice), args.repeat)
         assert max(abs(ours.value(s) - v) for s, v in ref.items()) < 1e-9
         steps = paper_steps(dice)

@@ -17,7 +17,8 @@ Notation (the paper's)
 b.a.d.g. points
     ``s - face``, the paper's (bad) points; maximising the face is the same game.
 
-All values are exact :class:`fractions.Fraction`.
+All values are exact :class:`fractions.Fraction`. The paper's own (partly wrong)
+formulas for this game are in :mod:`dicelab.badg.reference`.
 """
 
 from __future__ import annotations
@@ -28,20 +29,19 @@ from functools import cache
 
 import pandas as pd
 
-from dicelab._checks import check_int as _check_int
+from dicelab._checks import check_int
 
 __all__ = [
     "expected_max",
     "optimal_value",
     "max_reject",
     "value_with_cutoff",
-    "max_strategy_reject",
     "strategy_table",
 ]
 
 
 def _check(s, r) -> tuple[int, int]:
-    return _check_int("s", s, 2), _check_int("r", r, 1)
+    return check_int("s", s, 2), check_int("r", r, 1)
 
 
 def expected_max(s: int, r: int) -> Fraction:
@@ -49,6 +49,22 @@ def expected_max(s: int, r: int) -> Fraction:
 
     ``P(max <= k) = (k/s)^r``, so ``E = sum_k k [k^r - (k-1)^r] / s^r``. The
     paper's formula (4) prints the denominator as ``s``; it must be ``s^r``.
+
+    Parameters
+    ----------
+    s : int
+        Sides of the die (at least 2).
+    r : int
+        Number of rolls (at least 1).
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> expected_max(6, 2)
+    Fraction(161, 36)
     """
     s, r = _check(s, r)
     return Fraction(sum(k * (k**r - (k - 1) ** r) for k in range(1, s + 1)), s**r)
@@ -68,7 +84,24 @@ def _max_reject(s: int, r: int) -> int:
 
 
 def optimal_value(s: int, r: int) -> Fraction:
-    """``E(r, s)``: the expected face of the optimal one-die game with ``r`` rolls left (eqs. 13-14)."""
+    """``E(r, s)``: the expected face of the optimal one-die game with ``r`` rolls left (eqs. 13-14).
+
+    Parameters
+    ----------
+    s : int
+        Sides of the die (at least 2).
+    r : int
+        Rolls left, counting the one about to be made (at least 1).
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> optimal_value(6, 1), optimal_value(6, 2), optimal_value(6, 3)
+    (Fraction(7, 2), Fraction(17, 4), Fraction(14, 3))
+    """
     s, r = _check(s, r)
     return _optimal(s, r)
 
@@ -80,7 +113,23 @@ def max_reject(s: int, r: int) -> int:
     highest face rejected is ``ceil(E(r-1, s)) - 1`` (a face equal to ``E(r-1, s)``
     is a tie; taking it is as good as rolling). The paper defines the cutoff as
     ``floor(E(r-1, s)) - 1``, one lower than its own tables whenever ``E(r-1, s)``
-    is not an integer.
+    is not an integer (:func:`dicelab.badg.reference.paper_cutoff`).
+
+    Parameters
+    ----------
+    s : int
+        Sides of the die (at least 2).
+    r : int
+        Rolls left (at least 1).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> [max_reject(6, r) for r in range(1, 6)]  # Fig. 4
+    [0, 3, 4, 4, 4]
     """
     s, r = _check(s, r)
     return _max_reject(s, r)
@@ -91,33 +140,55 @@ def value_with_cutoff(s: int, reject_up_to: int, continuation) -> Fraction:
 
     ``sum_{k > c} k/s + (c/s) * continuation``, with ``continuation`` the value of
     rolling again (the paper's eqs. 5 and 7-11).
+
+    Parameters
+    ----------
+    s : int
+        Sides of the die (at least 2).
+    reject_up_to : int
+        The cutoff ``c``, in ``0..s-1``.
+    continuation : number
+        The value of rolling again (converted to ``Fraction``).
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> value_with_cutoff(50, 31, optimal_value(50, 2))  # the paper's strategy B, eq. (8)
+    Fraction(7053, 200)
     """
-    s = _check_int("s", s, 2)
-    c = _check_int("reject_up_to", reject_up_to, 0, s - 1)
+    s = check_int("s", s, 2)
+    c = check_int("reject_up_to", reject_up_to, 0, s - 1)
     accepted = Fraction((c + 1 + s) * (s - c), 2 * s)  # sum_{k=c+1}^{s} k / s
     return accepted + Fraction(c, s) * Fraction(continuation)
-
-
-def max_strategy_reject(s: int, r: int) -> int:
-    """Highest face rolled again by the paper's (wrong) expected-maximum rule (Section 2.1).
-
-    The rule takes the die when its face is at least the expected maximum of the
-    remaining ``r - 1`` rolls, so it rejects faces below ``E_max(s, r-1)``.
-    """
-    s, r = _check(s, r)
-    if r == 1:
-        return 0
-    return math.ceil(expected_max(s, r - 1)) - 1
 
 
 def strategy_table(s: int, r_max: int = 15) -> pd.DataFrame:
     """The paper's Figs. 4-7 for an ``s``-sided die: one row per number of rolls left.
 
-    Columns: ``max reject`` (``None`` with one roll left: every face is taken),
-    ``expected face`` ``E(r, s)`` and ``expected points`` ``s - E(r, s)``, exact.
+    Parameters
+    ----------
+    s : int
+        Sides of the die (at least 2).
+    r_max : int
+        The last row: rolls left ``1..r_max``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``rolls left``; columns ``max reject`` (``<NA>`` with one roll left:
+        every face is taken), ``expected face`` ``E(r, s)`` and ``expected points``
+        ``s - E(r, s)``, exact.
+
+    Examples
+    --------
+    >>> strategy_table(6, 3)["expected face"].tolist()
+    [Fraction(7, 2), Fraction(17, 4), Fraction(14, 3)]
     """
-    s = _check_int("s", s, 2)
-    r_max = _check_int("r_max", r_max, 1)
+    s = check_int("s", s, 2)
+    r_max = check_int("r_max", r_max, 1)
     rows = []
     for r in range(1, r_max + 1):
         value = _optimal(s, r)

@@ -1,6 +1,8 @@
 """Tests of dicelab.badg: the exact solver against the paper's algorithm, policies, simulation."""
 
 import itertools
+import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -8,13 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicelab import badg, stopping
+from dicelab.badg import reference
 
 SMALL_GAMES = [(6,), (2, 2), (6, 6), (6, 8), (3, 3, 3), (6, 6, 8), (4, 6, 8), (6, 6, 8, 10), (3, 3, 4, 4)]
 
 
 @pytest.mark.parametrize("dice", SMALL_GAMES, ids=str)
 def test_solve_equals_the_papers_algorithm_with_fractions(dice):
-    exact = badg.paper_precompute(dice)
+    exact = reference.paper_precompute(dice)
     sol = badg.solve(dice)
     assert set(exact) == set(badg.states(dice))
     for state, value in exact.items():
@@ -23,13 +26,29 @@ def test_solve_equals_the_papers_algorithm_with_fractions(dice):
 
 def test_solve_five_dice_against_the_papers_algorithm():
     dice = (6, 6, 6, 8, 10)
-    ref = badg.paper_precompute(dice, exact=False)
+    ref = reference.paper_precompute(dice, exact=False)
     sol = badg.solve(dice)
     assert max(abs(sol.value(s) - v) for s, v in ref.items()) < 1e-11
 
 
+@given(st.lists(st.integers(2, 5), min_size=1, max_size=5))
+def test_states_are_the_distinct_sub_multisets(dice):
+    subs = {tuple(sorted(sub)) for k in range(len(dice) + 1) for sub in itertools.combinations(dice, k)}
+    found = badg.states(dice)
+    assert len(found) == len(set(found)) and set(found) == subs
+    assert [len(s) for s in found] == sorted(len(s) for s in found)  # fewest dice first
+
+
+@given(st.lists(st.integers(2, 5), min_size=1, max_size=4))
+def test_count_rolls_against_enumeration(state):
+    ordered = list(itertools.product(*(range(1, s + 1) for s in state)))
+    distinct = {tuple(sorted(zip(state, roll, strict=True))) for roll in ordered}
+    assert badg.count_rolls(state, distinct=False) == len(ordered)
+    assert badg.count_rolls(state) == len(distinct)
+
+
 def test_standard_game_structure():
-    assert len(badg.states()) == 104
+    assert len(badg.states()) == 104  # Section 3
     assert badg.count_rolls((6,) * 12) == 6188
     assert badg.count_rolls((6,) * 12, distinct=False) == 6**12
     assert badg.count_rolls(badg.STANDARD) == 5_940_480
@@ -39,6 +58,17 @@ def test_standard_game_structure():
 @pytest.fixture(scope="module")
 def standard():
     return badg.solve()
+
+
+def test_solution_tables_number_the_states(standard):
+    t = standard.tables
+    assert isinstance(t, badg.SolverTables)
+    sizes = t.sizes.tolist()
+    for state in badg.states():
+        index = sum(state.count(s) * stride for s, stride in zip(sizes, t.strides.tolist(), strict=True))
+        assert standard.V[index] == standard.value(state)
+        assert t.state_counts[index].tolist() == [state.count(s) for s in sizes]
+    assert np.all(np.diff(t.state_counts[t.order].sum(axis=1)) >= 0)  # fewest dice first
 
 
 def test_values_monotone_in_added_dice(standard):
@@ -67,39 +97,56 @@ def test_restrictions(standard):
     never_two_low = badg.solve(restrict="no_two_low")
     assert all(abs(never_two_low.value(s) - standard.value(s)) < 1e-9 for s in badg.states())
     take_max = badg.solve(restrict="take_max_faces")
+    assert all(take_max.value(s) <= standard.value(s) + 1e-9 for s in badg.states())
     assert take_max.expected_points > standard.expected_points + 0.1
+    assert badg.RESTRICTIONS == (None, "take_max_faces", "no_two_low")
 
 
 def test_leaving_a_maximum_face_is_sometimes_optimal_exactly():
-    dice = (6, 12, 12, 12)
-    E = badg.paper_precompute(dice)
-    state, roll = dice, (6, 1, 1, 10)
-    options = {}
-    for k in range(1, 5):
-        for sub in itertools.combinations(range(4), k):
-            left = tuple(state[p] for p in range(4) if p not in sub)
-            options[sub] = sum(roll[p] for p in sub) + E[left]
+    state, roll = (6, 12, 12, 12), (6, 1, 1, 10)
+    options = reference.paper_take_values(state, roll)
+    assert len(options) == 2**4 - 1
     best = max(options.values())
     assert [sub for sub, v in options.items() if v == best] == [(3,)]  # take the 10, leave the 6
-    assert badg.solve(dice).best_take(state, roll) == (3,)
+    assert badg.solve(state).best_take(state, roll) == (3,)
+
+
+def test_paper_take_values_keeps_the_positions_of_an_unsorted_state():
+    values = reference.paper_take_values((8, 6), (2, 5))
+    assert values[(1,)] == 5 + Fraction(9, 2) and values[(0,)] == 2 + Fraction(7, 2)
+    assert values[(0, 1)] == 7
 
 
 @given(st.data())
 @settings(max_examples=40, deadline=None)
 def test_best_take_is_the_best_of_all_subsets(data):
-    dice = (6, 6, 8, 10)
-    sol = badg.solve(dice)
-    state = data.draw(st.sampled_from([s for s in badg.states(dice) if s]))
+    sol = badg.solve((6, 6, 8, 10))
+    state = data.draw(st.sampled_from([s for s in badg.states(sol.dice) if s]))
     roll = tuple(data.draw(st.integers(1, s)) for s in state)
-    take = sol.best_take(state, roll)
-    n = len(state)
+    options = reference.paper_take_values(state, roll, values=sol.values())
+    assert options[sol.best_take(state, roll)] == pytest.approx(max(options.values()), abs=1e-12)
 
-    def value(sub):
-        left = tuple(state[p] for p in range(n) if p not in sub)
-        return sum(roll[p] for p in sub) + (sol.value(left) if left else 0.0)
 
-    best = max(value(sub) for k in range(1, n + 1) for sub in itertools.combinations(range(n), k))
-    assert value(take) == pytest.approx(best, abs=1e-12)
+@pytest.mark.parametrize("dice", [(6, 6, 8), (4, 8, 8, 8), (2, 6, 6, 6), (3, 3, 4, 4)], ids=str)
+def test_policy_statistics_equal_the_exact_forward_pass(dice):
+    fast = badg.solve(dice).policy_statistics()
+    exact = reference.exact_policy_statistics(dice)
+    assert fast.p_zero == pytest.approx(float(exact.p_zero), abs=1e-12)
+    assert fast.expected_rolls == pytest.approx(float(exact.expected_rolls), abs=1e-12)
+    assert fast.expected_leave_max == pytest.approx(float(exact.expected_leave_max), abs=1e-12)
+    assert fast.acceptance.keys() == exact.acceptance.keys()
+    for s, by_face in exact.acceptance.items():
+        assert fast.acceptance[s] == pytest.approx({f: float(p) for f, p in by_face.items()}, abs=1e-12)
+
+
+def test_policy_statistics_of_the_standard_game(standard):
+    stats = standard.policy_statistics()
+    assert 0 < stats.p_zero < 0.01
+    assert 1 <= stats.expected_rolls <= 15
+    assert stats.expected_leave_max > 0  # optimal play sometimes leaves a maximum face
+    for size, by_face in stats.acceptance.items():
+        assert by_face[size] > 0.5 and all(0 <= p <= 1 + 1e-12 for p in by_face.values())
+    assert stats.acceptance[6][6] < 1  # ... a six, in particular
 
 
 @pytest.mark.parametrize("dice", [(6, 6, 8), (6, 8, 10), (6, 6, 6, 12), (4, 4, 6, 8)], ids=str)
@@ -110,6 +157,7 @@ def test_heuristic_structured_evaluation_equals_roll_by_roll(dice, fallback):
     slow = badg.evaluate(policy.take, dice)
     assert fast.expected_face_sum == slow.expected_face_sum
     assert fast.p_zero == slow.p_zero
+    assert fast.values == slow.values
     assert fast.expected_points == sum(dice) - fast.expected_face_sum
 
 
@@ -121,27 +169,51 @@ def test_heuristic_rules():
     assert policy.take(state, (1, 2, 3)) == (1,)  # misfortune: the d6 showing 2 loses least
     assert badg.heuristic_policy("face").take(state, (1, 2, 3)) == (2,)
     assert badg.heuristic_policy("points").take(state, (1, 2, 3)) == (1,)
-    assert stopping.max_reject(6, 3) == 4
+    assert policy.reject_up_to(8, 3) == stopping.max_reject(8, 3) == 5
 
 
 def test_simulation_agrees_with_exact_evaluation():
     policy = badg.heuristic_policy()
     ev = badg.evaluate(policy)
-    res = badg.simulate(policy, 100_000, seed=3, progress=False)
+    res = badg.simulate(policy, 100_000, seed=3)
     assert abs(res.mean_points - float(ev.expected_points)) < 4 * res.stderr
     assert res.distribution.sum() == 100_000 and res.distribution.size == 88
-    assert abs(res.mean_misfortunes - float(ev.expected_misfortunes)) < 0.02
-    again = badg.simulate(policy, 100_000, seed=3, progress=False, chunk=30_000)
-    assert again.n_games == res.n_games  # any chunking plays the same number of games
-    small = badg.simulate(policy, 50_000, seed=1, dice=(6, 6, 8), progress=False)
+    assert abs(res.mean_misfortunes - float(ev.expected_misfortunes)) < 4 * res.misfortunes_stderr
+    assert abs(res.p_zero - float(ev.p_zero)) < 4 * math.sqrt(float(ev.p_zero) / 100_000)
+    small = badg.simulate(policy, 50_000, seed=1, dice=(6, 6, 8))
     exact = badg.evaluate(policy, (6, 6, 8))
     assert abs(small.mean_points - float(exact.expected_points)) < 4 * small.stderr
+
+
+def test_simulation_chunking_plays_every_game_and_is_reproducible():
+    policy = badg.heuristic_policy()
+    one = badg.simulate(policy, 10_001, seed=4, dice=(6, 8, 10), chunk=3_000)
+    again = badg.simulate(policy, 10_001, seed=4, dice=(6, 8, 10), chunk=3_000)
+    other_seed = badg.simulate(policy, 10_001, seed=5, dice=(6, 8, 10), chunk=3_000)
+    assert one.distribution.sum() == 10_001  # four chunks, the last of 1 game
+    assert np.array_equal(one.distribution, again.distribution) and one.mean_points == again.mean_points
+    assert not np.array_equal(one.distribution, other_seed.distribution)
+    points = np.arange(one.distribution.size)
+    assert one.mean_points == pytest.approx((points * one.distribution).sum() / 10_001, rel=1e-12)
+
+
+def test_paper_formulas_as_printed():
+    for s, r in itertools.product((2, 6, 12, 50), (1, 2, 3, 5)):
+        # eq. (4) divides by s where s^r is right
+        assert reference.paper_expected_max(s, r) == stopping.expected_max(s, r) * s ** (r - 1)
+        if r > 1:
+            E = stopping.optimal_value(s, r - 1)
+            assert reference.paper_cutoff(s, r) == stopping.max_reject(s, r) - (E.denominator != 1)
+    assert reference.paper_max_strategy_reject(6, 3) == 4 and reference.paper_max_strategy_reject(6, 2) == 3
+    assert reference.paper_max_strategy_reject(50, 3) == 33 and stopping.max_reject(50, 3) == 31
+    assert reference.paper_max_strategy_reject(50, 1) == 0
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: badg.solve(()), "at least one die"),
+        (lambda: badg.solve(()), "dice must hold at least one"),
+        (lambda: badg.solve("66"), "dice must be a sequence of die sizes"),
         (lambda: badg.solve((6, 1)), "die size must be >= 2"),
         (lambda: badg.solve((6, 6.5)), "must be an integer"),
         (lambda: badg.solve(restrict="never"), "restrict must be one of"),
@@ -149,10 +221,19 @@ def test_simulation_agrees_with_exact_evaluation():
         (lambda: badg.solve((6, 8)).best_take((6, 8), (6,)), "one face for each"),
         (lambda: badg.solve((6, 8)).best_take((6, 8), (7, 1)), "shows 7 on a die with 6 sides"),
         (lambda: badg.solve((6, 8)).best_take((6, 8), (0, 1)), "face must be >= 1"),
+        (lambda: badg.count_rolls((6,), distinct="no"), "distinct must be True or False"),
         (lambda: badg.heuristic_policy("random"), "fallback must be one of"),
         (lambda: badg.evaluate(lambda s, r: (), (6, 6)), "not a legal take"),
         (lambda: badg.evaluate(lambda s, r: (5,), (6, 6)), "not a legal take"),
         (lambda: badg.simulate(badg.heuristic_policy(), 0, 1), "n_games must be >= 1"),
+        (
+            lambda: badg.simulate(badg.heuristic_policy(), 9, 1, progress="on"),
+            "progress must be True or False",
+        ),
+        (lambda: reference.paper_precompute((6,), exact="yes"), "exact must be True or False"),
+        (lambda: reference.paper_take_values((6, 8), (6,)), "one face for each"),
+        (lambda: reference.paper_take_values((6, 8), (7, 1)), "shows 7 on a die with 6 sides"),
+        (lambda: reference.paper_cutoff(6, 1), "r must be >= 2"),
     ],
 )
 def test_bad_input(call, message):
@@ -165,12 +246,3 @@ def test_bad_types():
         badg.evaluate(42)
     with pytest.raises(TypeError):
         badg.simulate(lambda s, r: (0,), 10, 1)
-
-
-def test_policy_statistics_are_probabilities(standard):
-    stats = standard.policy_statistics()
-    assert 0 < stats["p_zero"] < 0.01
-    assert 1 <= stats["expected_rolls"] <= 15
-    for size, by_face in stats["acceptance"].items():
-        assert by_face[size] > 0.5 and all(0 <= p <= 1 + 1e-12 for p in by_face.values())
-    assert np.isclose(sum(1 for _ in badg.states()), 104)

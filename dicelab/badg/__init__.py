@@ -1,0 +1,76 @@
+"""b.a.d.g.: roll the dice left, take at least one, score the faces taken -- solved.
+
+Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Sections 3-5, and notebook
+``02_badg.ipynb``. The one-die game of Section 2 is :mod:`dicelab.stopping`.
+
+Notation
+--------
+dice
+    a tuple of die sizes, e.g. :data:`STANDARD` ``= (6,)*12 + (8, 10, 12)``;
+    order does not matter. Each die shows ``1..s`` with probability ``1/s``.
+state
+    the multiset of dice still in play, given as such a tuple (or, inside, as
+    the count of dice of each distinct size).
+roll
+    one face per die of the state, in the order of the state tuple.
+take
+    the dice removed after a roll (at least one); a die of size ``s`` taken
+    showing ``p`` scores ``p`` -- equivalently ``s - p`` b.a.d.g. points, which
+    the player wants few of. Maximising the face sum is the same game.
+
+Modules
+-------
+``state``       the states and their roll counts (Section 3)
+``tables``      the roll tables the exact solver reads, built once per game
+``solver``      the exact optimal strategy (:func:`solve`) and its statistics
+``heuristic``   the paper's parallel-games strategy and exact policy evaluation (Section 4)
+``simulation``  Monte Carlo play of that strategy (Section 5)
+``reference``   the paper's methods literally (``paper_*``) and exact checks (``exact_*``)
+``_kernels``    the numba kernels behind ``solver``
+
+Examples
+--------
+>>> from dicelab import badg
+>>> optimal = badg.solve((6, 6, 8)).expected_points
+>>> heuristic = badg.evaluate(badg.heuristic_policy(), (6, 6, 8)).expected_points
+>>> round(optimal, 4), round(float(heuristic), 4)
+(5.2307, 5.2585)
+"""
+# ruff: noqa: I001  (imports grouped by topic, as the package map reads)
+
+# the game and its states
+from dicelab.badg.state import STANDARD, count_rolls, states
+
+# the exact optimal strategy
+from dicelab.badg.solver import RESTRICTIONS, PolicyStatistics, Solution, solve
+from dicelab.badg.tables import SolverTables
+
+# the paper's parallel-games strategy, evaluated exactly and simulated
+from dicelab.badg.heuristic import FALLBACKS, Evaluation, HeuristicPolicy, evaluate, heuristic_policy
+from dicelab.badg.simulation import SimulationResult, simulate
+
+# the paper's methods literally, and exact cross-checks: dicelab.badg.reference
+from dicelab.badg import reference
+
+__all__ = [
+    # the game and its states
+    "STANDARD",
+    "states",
+    "count_rolls",
+    # the exact optimal strategy
+    "RESTRICTIONS",
+    "solve",
+    "Solution",
+    "SolverTables",
+    "PolicyStatistics",
+    # the parallel-games strategy
+    "FALLBACKS",
+    "heuristic_policy",
+    "HeuristicPolicy",
+    "evaluate",
+    "Evaluation",
+    "simulate",
+    "SimulationResult",
+    # paper_* and exact_*
+    "reference",
+]

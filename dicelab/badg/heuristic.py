@@ -1,0 +1,327 @@
+"""The paper's "parallel games" strategy, and the exact evaluation of any strategy.
+
+Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Section 4. With ``N`` dice left, every
+die plays its own one-die game (:mod:`dicelab.stopping`) with ``N`` rolls left. A roll where
+no die clears its cutoff is a *simultaneous misfortune*: one die must still be taken.
+
+A policy is evaluated by the same dynamic program as :func:`~dicelab.badg.solve`, with the
+policy's take in place of the best one, in exact fractions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from dicelab import stopping
+from dicelab.badg.state import STANDARD, Game, multiset_rolls
+
+__all__ = ["FALLBACKS", "HeuristicPolicy", "heuristic_policy", "Evaluation", "evaluate"]
+
+FALLBACKS = ("regret", "points", "face")
+"""How :class:`HeuristicPolicy` chooses the one die to take in a misfortune."""
+
+
+@dataclass(frozen=True)
+class HeuristicPolicy:
+    """The paper's "parallel games" strategy (Section 4).
+
+    With ``N`` dice left, a die of size ``s`` is taken when its face is above
+    ``stopping.max_reject(s, N)``. When no die qualifies (a *simultaneous
+    misfortune*) one die must still be taken; the paper does not say which.
+    ``fallback`` chooses:
+
+    ``"regret"`` (default)
+        the die that loses least against its own one-die game: smallest
+        ``E(N-1, s) - face`` -- the parallel-games view of the cost;
+    ``"points"``
+        the die that scores fewest b.a.d.g. points, smallest ``s - face``;
+    ``"face"``
+        the die showing the highest face.
+
+    Ties go to the die with more sides. Calling the policy is :meth:`take`.
+
+    Examples
+    --------
+    >>> policy = HeuristicPolicy()
+    >>> policy((6, 6, 8), (6, 4, 5))  # 3 dice left: a d6 needs 5 or more, the d8 6 or more
+    (0,)
+    """
+
+    fallback: str = "regret"
+
+    def __post_init__(self):
+        if self.fallback not in FALLBACKS:
+            raise ValueError(f"fallback must be one of {FALLBACKS}, got {self.fallback!r}")
+
+    def reject_up_to(self, s: int, dice_left: int) -> int:
+        """The highest face of a die with ``s`` sides rolled again with ``dice_left`` dice left.
+
+        Examples
+        --------
+        >>> HeuristicPolicy().reject_up_to(6, 3)
+        4
+        """
+        return stopping.max_reject(s, dice_left)
+
+    def score(self, s: int, face: int, dice_left: int) -> Fraction:
+        """Fallback score of a die in a misfortune (the lowest score is taken).
+
+        Examples
+        --------
+        >>> HeuristicPolicy().score(6, 2, 3), HeuristicPolicy("points").score(6, 2, 3)
+        (Fraction(9, 4), Fraction(4, 1))
+        """
+        if self.fallback == "regret":
+            return stopping.optimal_value(s, dice_left - 1) - face
+        if self.fallback == "points":
+            return Fraction(s - face)
+        return Fraction(-face)
+
+    def take(self, state, roll) -> tuple[int, ...]:
+        """Positions of the dice taken from ``roll`` (one face per die of ``state``).
+
+        Parameters
+        ----------
+        state : sequence of int
+            Dice in play.
+        roll : sequence of int
+            One face per die of ``state``.
+
+        Returns
+        -------
+        tuple of int
+            Positions in ``roll``, ascending.
+
+        Examples
+        --------
+        >>> HeuristicPolicy().take((6, 6, 8), (1, 2, 3))  # misfortune: the d6 showing 2 loses least
+        (1,)
+        >>> HeuristicPolicy("face").take((6, 6, 8), (1, 2, 3))
+        (2,)
+        """
+        state, roll = tuple(state), tuple(roll)
+        N = len(state)
+        taken = tuple(p for p in range(N) if roll[p] > self.reject_up_to(state[p], N))
+        if taken:
+            return taken
+        best = min(range(N), key=lambda p: (self.score(state[p], roll[p], N), -state[p], p))
+        return (best,)
+
+    __call__ = take
+
+
+def heuristic_policy(fallback: str = "regret") -> HeuristicPolicy:
+    """The paper's parallel-games strategy.
+
+    Parameters
+    ----------
+    fallback : {"regret", "points", "face"}
+        Which die a misfortune takes; see :class:`HeuristicPolicy`.
+
+    Returns
+    -------
+    HeuristicPolicy
+
+    Examples
+    --------
+    >>> heuristic_policy("points")
+    HeuristicPolicy(fallback='points')
+    """
+    return HeuristicPolicy(fallback)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Exact results of a policy from :func:`evaluate`, at the start state.
+
+    Attributes
+    ----------
+    dice : tuple of int
+        The start state.
+    expected_points, expected_face_sum : Fraction
+        Expected b.a.d.g. points and expected sum of the faces taken.
+    p_zero : Fraction
+        Probability of a 0-point game.
+    expected_misfortunes : Fraction or None
+        Expected number of rolls where no die qualifies (heuristic policies only).
+    values : dict
+        ``{state: expected face sum from it}`` for every state.
+    """
+
+    dice: tuple[int, ...]
+    expected_points: Fraction
+    expected_face_sum: Fraction
+    p_zero: Fraction
+    expected_misfortunes: Fraction | None
+    values: dict
+
+
+def _by_dice_count(game: Game) -> list[tuple[int, ...]]:
+    return sorted(game.state_counts(), key=sum)
+
+
+def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf):
+    """Given a misfortune at ``counts``: expected face plus value after the fallback take, and
+    expected misfortunes after it. Each group's highest face ``m_i <= cut_i`` has
+    ``P(m_i <= x) = (x / cut_i)^a``; the fallback takes the lowest-scoring group's highest die."""
+    sizes, N = game.sizes, sum(counts)
+    present = [i for i, c in enumerate(counts) if c]
+
+    def pmf(i, x):
+        a, c = counts[i], cut[i]
+        return Fraction(x**a - (x - 1) ** a, c**a)
+
+    fall_v = fall_m = Fraction(0)
+    for i in present:
+        for x in range(1, cut[i] + 1):
+            key = (policy.score(sizes[i], x, N), -sizes[i])
+            p = pmf(i, x)
+            for j in present:
+                if j != i:
+                    p *= sum(
+                        (
+                            pmf(j, y)
+                            for y in range(1, cut[j] + 1)
+                            if (policy.score(sizes[j], y, N), -sizes[j]) > key
+                        ),
+                        Fraction(0),
+                    )
+            if p:
+                nxt = list(counts)
+                nxt[i] -= 1
+                nxt = tuple(nxt)
+                fall_v += p * (x + V[nxt])
+                fall_m += p * Mf[nxt]
+    return fall_v, fall_m
+
+
+def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
+    """Binomial counts per group: a heuristic take depends on a group's roll only through how
+    many of its faces clear the cutoff (uniform above it)."""
+    V: dict = {}
+    Z: dict = {}
+    Mf: dict = {}
+    sizes = game.sizes
+    for counts in _by_dice_count(game):
+        N = sum(counts)
+        if N == 0:
+            V[counts], Z[counts], Mf[counts] = Fraction(0), Fraction(1), Fraction(0)
+            continue
+        present = [i for i, c in enumerate(counts) if c]
+        cut = {i: policy.reject_up_to(sizes[i], N) for i in present}
+        # per group: P(q accepted), E[sum of accepted | q], P(q accepted, all at the maximum face)
+        per_group = {}
+        for i in present:
+            s, a, c = sizes[i], counts[i], cut[i]
+            above, below = Fraction(s - c, s), Fraction(c, s)
+            per_group[i] = [
+                (
+                    math.comb(a, q) * above**q * below ** (a - q),
+                    Fraction(q * (c + 1 + s), 2),
+                    math.comb(a, q) * Fraction(1, s) ** q * below ** (a - q),
+                )
+                for q in range(a + 1)
+            ]
+        v = z = m = Fraction(0)
+        for qs in itertools.product(*(range(counts[i] + 1) for i in present)):
+            if sum(qs) == 0:
+                continue
+            p = p_max = Fraction(1)
+            gain = Fraction(0)
+            for i, q in zip(present, qs, strict=True):
+                pq, sigma, pmax = per_group[i][q]
+                p *= pq
+                p_max *= pmax
+                gain += sigma
+            nxt = list(counts)
+            for i, q in zip(present, qs, strict=True):
+                nxt[i] -= q
+            nxt = tuple(nxt)
+            v += p * (gain + V[nxt])
+            z += p_max * Z[nxt]
+            m += p * Mf[nxt]
+        p_mis = math.prod(Fraction(cut[i], sizes[i]) ** counts[i] for i in present)
+        if p_mis:
+            fall_v, fall_m = _misfortune_fallback(policy, game, counts, cut, V, Mf)
+            v += p_mis * fall_v
+            m += p_mis * (1 + fall_m)
+        V[counts], Z[counts], Mf[counts] = v, z, m
+    start = game.counts
+    face_sum = V[start]
+    return Evaluation(
+        game.dice,
+        sum(game.dice) - face_sum,
+        face_sum,
+        Z[start],
+        Mf[start],
+        {game.dice_of(c): val for c, val in V.items()},
+    )
+
+
+def _evaluate_rolls(policy, game: Game) -> Evaluation:
+    """Any policy ``policy(state, roll) -> positions``, over every roll (multisets per size, faces
+    descending within a size, with multinomial weights)."""
+    V: dict = {}
+    Z: dict = {}
+    for counts in _by_dice_count(game):
+        state = game.dice_of(counts)
+        if not state:
+            V[state], Z[state] = Fraction(0), Fraction(1)
+            continue
+        groups = [(s, c) for s, c in zip(game.sizes, counts, strict=True) if c]
+        v = z = Fraction(0)
+        for parts in itertools.product(*(multiset_rolls(s, c) for s, c in groups)):
+            weights = (Fraction(mult, s**c) for (s, c), (_, mult) in zip(groups, parts, strict=True))
+            p = math.prod(weights, start=Fraction(1))
+            roll = tuple(f for part, _ in parts for f in part)
+            taken = tuple(policy(state, roll))
+            if not taken or len(set(taken)) != len(taken) or not all(0 <= t < len(state) for t in taken):
+                raise ValueError(
+                    f"policy took {taken!r} from roll {roll!r} of state {state!r}: not a legal take"
+                )
+            left = tuple(sorted(state[p] for p in range(len(state)) if p not in taken))
+            v += p * (sum(roll[t] for t in taken) + V[left])
+            if all(roll[t] == state[t] for t in taken):
+                z += p * Z[left]
+        V[state], Z[state] = v, z
+    start = game.dice
+    return Evaluation(start, sum(start) - V[start], V[start], Z[start], None, dict(V))
+
+
+def evaluate(policy, dice=STANDARD) -> Evaluation:
+    """Exact expected points of a policy, by the same dynamic program (policy evaluation).
+
+    Parameters
+    ----------
+    policy : HeuristicPolicy or callable
+        A :class:`HeuristicPolicy` is evaluated exactly and fast: its takes depend on
+        each size's roll only through how many faces clear the cutoff, so binomial
+        counts replace the rolls. Any other policy is a callable
+        ``policy(state, roll) -> positions taken`` and is evaluated over every roll
+        (for small games).
+    dice : sequence of int
+        The die sizes (default :data:`~dicelab.badg.STANDARD`).
+
+    Returns
+    -------
+    Evaluation
+
+    Examples
+    --------
+    >>> ev = evaluate(heuristic_policy(), (6, 8))
+    >>> ev.expected_points, ev.p_zero, ev.expected_misfortunes
+    (Fraction(109, 24), Fraction(1, 24), Fraction(1, 4))
+    >>> evaluate(lambda state, roll: tuple(range(len(state))), (6, 8)).expected_points  # take all at once
+    Fraction(6, 1)
+    """
+    game = Game.of(dice)
+    if isinstance(policy, HeuristicPolicy):
+        return _evaluate_heuristic(policy, game)
+    if not callable(policy):
+        raise TypeError(
+            f"policy must be a HeuristicPolicy or a callable (state, roll) -> take, got {policy!r}"
+        )
+    return _evaluate_rolls(policy, game)

@@ -1,0 +1,260 @@
+"""The paper's methods done literally, and slow exact cross-checks of the fast solvers.
+
+Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Sections 2-3.
+
+``paper_*``
+    The paper's own formulas and algorithms as printed, including the ones it gets
+    wrong (kept so a notebook can show where they part from the right answer): the
+    expected-maximum formula (4) and rule (Section 2.1), the cutoff ``c(r, s)`` of
+    Section 2.3, and the pre-compute algorithm of Section 3 with its game-time step
+    (every ordered roll, every non-empty subset of dice to take, exact fractions).
+``exact_*``
+    Exact-fraction versions of what :mod:`dicelab.badg` computes in floats, for small
+    games and for tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from fractions import Fraction
+
+from dicelab import stopping
+from dicelab._checks import check_bool, check_int
+from dicelab.badg.solver import PolicyStatistics
+from dicelab.badg.state import Game, check_dice, check_roll, states
+
+__all__ = [
+    "paper_expected_max",
+    "paper_max_strategy_reject",
+    "paper_cutoff",
+    "paper_precompute",
+    "paper_take_values",
+    "exact_policy_statistics",
+]
+
+
+def paper_expected_max(s: int, r: int) -> Fraction:
+    """Eq. (4) as printed: ``sum_k k [k^r - (k-1)^r] / s`` (the denominator should be ``s^r``).
+
+    Parameters
+    ----------
+    s : int
+        Sides of the die (at least 2).
+    r : int
+        Rolls (at least 1).
+
+    Returns
+    -------
+    Fraction
+        Equal to :func:`dicelab.stopping.expected_max` only when ``r = 1``.
+
+    Examples
+    --------
+    >>> paper_expected_max(6, 2), stopping.expected_max(6, 2)
+    (Fraction(161, 6), Fraction(161, 36))
+    """
+    s, r = check_int("s", s, 2), check_int("r", r, 1)
+    return sum((k * Fraction(k**r - (k - 1) ** r, s) for k in range(1, s + 1)), Fraction(0))
+
+
+def paper_max_strategy_reject(s: int, r: int) -> int:
+    """Highest face rolled again by the paper's (wrong) expected-maximum rule (Section 2.1).
+
+    The rule takes the die when its face is at least the expected maximum of the
+    remaining ``r - 1`` rolls, so it rejects faces below ``E_max(s, r-1)``.
+
+    Parameters
+    ----------
+    s : int
+        Sides of the die (at least 2).
+    r : int
+        Rolls left, counting the one about to be made (at least 1).
+
+    Returns
+    -------
+    int
+        0 when ``r = 1`` (the last roll is taken as it lands).
+
+    Examples
+    --------
+    >>> paper_max_strategy_reject(50, 3), stopping.max_reject(50, 3)  # the rule rolls again too often
+    (33, 31)
+    """
+    s, r = check_int("s", s, 2), check_int("r", r, 1)
+    if r == 1:
+        return 0
+    return math.ceil(stopping.expected_max(s, r - 1)) - 1
+
+
+def paper_cutoff(s: int, r: int) -> int:
+    """The cutoff as Section 2.3 defines it: ``c(r, s) = floor(E(r-1, s)) - 1``.
+
+    One lower than the paper's own tables (and than :func:`dicelab.stopping.max_reject`)
+    whenever ``E(r-1, s)`` is not an integer.
+
+    Parameters
+    ----------
+    s : int
+        Sides of the die (at least 2).
+    r : int
+        Rolls left (at least 2).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> paper_cutoff(6, 2), stopping.max_reject(6, 2)  # floor(3.5) - 1 = 2, but Fig. 4 rejects up to 3
+    (2, 3)
+    """
+    s, r = check_int("s", s, 2), check_int("r", r, 2)
+    return math.floor(stopping.optimal_value(s, r - 1)) - 1
+
+
+def _take_values(state, roll, E, subsets) -> list:
+    """Step (2a): for each subset of positions, faces taken plus ``E`` of the (ascending) state left."""
+    n = len(state)
+    return [
+        sum(roll[p] for p in sub) + E[tuple(state[p] for p in range(n) if p not in sub)] for sub in subsets
+    ]
+
+
+def _subsets(n: int) -> list[tuple[int, ...]]:
+    """Every non-empty subset of ``range(n)``, smallest first."""
+    return [sub for k in range(1, n + 1) for sub in itertools.combinations(range(n), k)]
+
+
+def paper_precompute(dice, exact: bool = True) -> dict[tuple[int, ...], Fraction | float]:
+    """The paper's pre-compute algorithm (Section 3), literally.
+
+    For every state (fewest dice first), every ordered roll of its dice and every
+    non-empty subset of them to take: the best take's value, averaged over the rolls.
+    Feasible only for small games (the work is ``sum over states of prod(s) * 2^n``).
+
+    Parameters
+    ----------
+    dice : sequence of int
+        The die sizes.
+    exact : bool
+        Exact fractions (``True``) or floats.
+
+    Returns
+    -------
+    dict
+        ``{state: optimal expected face sum}`` for every state (ascending tuples).
+
+    Examples
+    --------
+    >>> paper_precompute((6, 8))
+    {(): Fraction(0, 1), (8,): Fraction(9, 2), (6,): Fraction(7, 2), (6, 8): Fraction(227, 24)}
+    """
+    one = Fraction(1) if check_bool("exact", exact) else 1.0
+    E: dict[tuple[int, ...], Fraction | float] = {}
+    for state in states(dice):
+        n = len(state)
+        if n == 0:
+            E[state] = 0 * one
+            continue
+        weight = one / math.prod(state)
+        total = 0 * one
+        subsets = _subsets(n)
+        for roll in itertools.product(*(range(1, s + 1) for s in state)):
+            total += weight * max(_take_values(state, roll, E, subsets))
+        E[state] = total
+    return E
+
+
+def paper_take_values(state, roll, values=None) -> dict[tuple[int, ...], Fraction | float]:
+    """The paper's game-time step (2a): the value of every non-empty subset of the dice to take.
+
+    Parameters
+    ----------
+    state : sequence of int
+        The dice in play.
+    roll : sequence of int
+        One face per die of ``state``.
+    values : mapping, optional
+        ``{state: value}`` of every sub-state (ascending tuples), e.g. from
+        :func:`paper_precompute` or :meth:`Solution.values <dicelab.badg.Solution.values>`;
+        by default ``paper_precompute(state)`` (exact).
+
+    Returns
+    -------
+    dict
+        ``{positions taken (ascending): faces taken + value of the state left}``, subsets
+        smallest first; the best take is step (2b).
+
+    Examples
+    --------
+    >>> paper_take_values((8, 6), (2, 5))
+    {(0,): Fraction(11, 2), (1,): Fraction(19, 2), (0, 1): Fraction(7, 1)}
+    """
+    state, roll = check_roll(Game.of(state, "state"), state, roll)
+    dice = tuple(sorted(state))
+    if values is None:
+        values = paper_precompute(dice)
+    perm = sorted(range(len(state)), key=lambda p: state[p])  # positions by size: dice[q] = state[perm[q]]
+    subsets = _subsets(len(dice))
+    by_subset = _take_values(dice, tuple(roll[p] for p in perm), values, subsets)
+    out = {tuple(sorted(perm[q] for q in sub)): v for sub, v in zip(subsets, by_subset, strict=True)}
+    return dict(sorted(out.items(), key=lambda kv: (len(kv[0]), kv[0])))
+
+
+def exact_policy_statistics(dice) -> PolicyStatistics:
+    """:meth:`Solution.policy_statistics <dicelab.badg.Solution.policy_statistics>` in exact fractions.
+
+    Optimal play by the paper's algorithm over every ordered roll and every subset (among
+    equally good takes, the one taking most dice), followed forward from the start state.
+
+    Parameters
+    ----------
+    dice : sequence of int
+        The die sizes (a small game).
+
+    Returns
+    -------
+    PolicyStatistics
+        With ``Fraction`` entries.
+
+    Examples
+    --------
+    >>> exact_policy_statistics((6, 8)).p_zero
+    Fraction(1, 24)
+    """
+    dice = check_dice(dice)
+    E = paper_precompute(dice)
+    reach = dict.fromkeys(E, Fraction(0))
+    zero = dict(reach)
+    reach[dice] = zero[dice] = Fraction(1)
+    accepted: Counter = Counter()
+    shown: Counter = Counter()
+    rolls = leave = Fraction(0)
+    for state in reversed(list(E)):  # most dice first
+        n = len(state)
+        if n == 0 or reach[state] == 0:
+            continue
+        rolls += reach[state]
+        p = reach[state] / math.prod(state)
+        subsets = _subsets(n)
+        for roll in itertools.product(*(range(1, s + 1) for s in state)):
+            options = dict(zip(subsets, _take_values(state, roll, E, subsets), strict=True))
+            best = max(options.values())
+            take = max((sub for sub, v in options.items() if v == best), key=len)
+            left = tuple(state[q] for q in range(n) if q not in take)
+            reach[left] += p
+            if all(roll[q] == state[q] for q in take):
+                zero[left] += zero[state] / math.prod(state)
+            if any(roll[q] == state[q] for q in range(n) if q not in take):
+                leave += p
+            for q in range(n):
+                shown[state[q], roll[q]] += p
+                if q in take:
+                    accepted[state[q], roll[q]] += p
+    acceptance = {
+        s: {f: accepted[s, f] / shown[s, f] for f in range(1, s + 1) if shown[s, f]}
+        for s in sorted(set(dice))
+    }
+    return PolicyStatistics(zero[()], rolls, leave, acceptance)
