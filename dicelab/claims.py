@@ -45,7 +45,7 @@ from typing import Any
 import pandas as pd
 
 from dicelab.exact import to_fraction
-from dicelab.paths import output_dir
+from dicelab.paths import output_dir, repo_root
 
 __all__ = [
     "STATUSES",
@@ -67,7 +67,13 @@ COLUMNS = ["where", "what", "paper", "ours", "ours_decimal", "tolerance", "statu
 
 
 class ClaimMismatch(AssertionError):
-    """A computed value disagrees with the paper and no erratum explains why."""
+    """A computed value disagrees with the paper and no erratum explains why.
+
+    >>> Ledger("example").add("Table 1", "a count", paper=5, ours=6)
+    Traceback (most recent call last):
+    ...
+    dicelab.claims.ClaimMismatch: Table 1: a count: paper says 5, we compute 6; fix the computation or record an erratum with a reason
+    """
 
 
 def printed_number(text: str) -> tuple[Fraction, Fraction] | None:
@@ -169,7 +175,11 @@ def compare(paper, ours, tol=None, where: str = "claim") -> tuple[bool, bool, Fr
 
 @dataclass(frozen=True)
 class Claim:
-    """One number (or statement) of the paper beside ours; ``status`` is computed."""
+    """One number (or statement) of the paper beside ours; ``status`` is computed.
+
+    >>> Claim("Table 3", "E[X]", paper="26.544893", ours=Fraction(103180, 3887)).status
+    'rounding'
+    """
 
     where: str
     what: str
@@ -218,7 +228,21 @@ class Claim:
 
 
 class Ledger:
-    """The claims of one notebook, written to ``results/<name>.csv``."""
+    """The claims of one notebook, written to ``results/<name>.csv``.
+
+    Parameters
+    ----------
+    name : str
+        The notebook's file stem, e.g. ``"04_cosmic_wimpout"``.
+
+    Examples
+    --------
+    >>> ledger = Ledger("example")
+    >>> ledger.add("§3", "ordered rolls", paper=7776, ours=6**5).status
+    'reproduced'
+    >>> ledger.counts()
+    {'claims': 1, 'reproduced': 1, 'rounding': 0, 'erratum': 0}
+    """
 
     def __init__(self, name: str):
         if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
@@ -287,11 +311,21 @@ class Ledger:
 
 
 def read_ledger(path) -> pd.DataFrame:
+    """A written ledger as a table of strings (no value is parsed), as :func:`check_ledger` expects.
+
+    >>> frame = read_ledger(repo_root() / "results" / "04_cosmic_wimpout.csv")
+    >>> check_ledger(frame)
+    []
+    """
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 
 def check_ledger(frame: pd.DataFrame) -> list[str]:
-    """Problems with a written ledger: unknown columns or statuses, errata without a reason."""
+    """Problems with a written ledger: unknown columns or statuses, errata without a reason.
+
+    >>> check_ledger(Ledger("example").frame())
+    ['the ledger has no claims']
+    """
     problems = []
     if list(frame.columns) != COLUMNS:
         problems.append(f"columns {list(frame.columns)} != {COLUMNS}")
@@ -307,7 +341,19 @@ def check_ledger(frame: pd.DataFrame) -> list[str]:
 
 
 def summarize(results_dir=None) -> pd.DataFrame:
-    """Per notebook: claims checked, reproduced, rounding, errata."""
+    """Per notebook: claims checked, reproduced, rounding, errata (one row per ``*.csv`` ledger).
+
+    Parameters
+    ----------
+    results_dir : path, optional
+        The folder of ledgers (default: ``results/``).
+
+    Examples
+    --------
+    >>> table = summarize(repo_root() / "results")
+    >>> list(table.columns)
+    ['notebook', 'claims', 'reproduced', 'rounding', 'errata']
+    """
     folder = Path(results_dir) if results_dir is not None else output_dir("results")
     rows = []
     for path in sorted(folder.glob("*.csv")):
@@ -321,6 +367,11 @@ def summarize(results_dir=None) -> pd.DataFrame:
 
 
 def summary_markdown(summary: pd.DataFrame) -> str:
+    """The summary of :func:`summarize` as a Markdown table (the README's claims block).
+
+    >>> print(summary_markdown(summarize(repo_root() / "results")).splitlines()[0])
+    | notebook | claims | reproduced | rounding | errata |
+    """
     header = "| notebook | claims | reproduced | rounding | errata |\n|---|---:|---:|---:|---:|\n"
     body = "".join(
         f"| {r.notebook} | {r.claims} | {r.reproduced} | {r.rounding} | {r.errata} |\n"

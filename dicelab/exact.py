@@ -118,7 +118,11 @@ def latex_table(rows, header=None, *, align: str | None = None) -> str:
 
 
 class Math:
-    """A LaTeX string that Jupyter displays typeset (``$$ ... $$``) and prints as plain LaTeX."""
+    """A LaTeX string that Jupyter displays typeset (``$$ ... $$``) and prints as plain LaTeX.
+
+    >>> Math(r"\frac{2}{3}")
+    \frac{2}{3}
+    """
 
     def __init__(self, latex: str):
         self.latex = latex

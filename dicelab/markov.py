@@ -56,6 +56,11 @@ class ChainSample:
     """Runs of a chain until absorption: per run, the absorbing state reached and the steps taken.
 
     ``absorbed[r]`` indexes ``chain.absorbing``; ``steps[r]`` counts the steps of run ``r``.
+
+    >>> chain = AbsorbingChain([["1/2", "1/4", "1/4"], [0, 1, 0], [0, 0, 1]], states=["go", "a", "b"])
+    >>> sample = chain.simulate(4000, "go", random_state=2)
+    >>> abs(sample.frequencies["a"] - 0.5) < 0.05
+    True
     """
 
     chain: AbsorbingChain
@@ -87,6 +92,21 @@ class AbsorbingChain:
     (int, Fraction, SymPy Rational or a string like ``"1/6"``; a float is taken at its
     exact binary value); ``states`` names its rows. A state is absorbing when
     ``P[i, i] = 1``. Every transient state must be able to reach an absorbing one.
+
+    Parameters
+    ----------
+    P : square matrix (nested lists or array) of exact numbers
+        The transition matrix, rows summing to exactly 1.
+    states : sequence, optional
+        Names of the rows (default ``0, 1, ...``), hashable and distinct.
+
+    Examples
+    --------
+    A fair coin flipped until heads: one transient state, one absorbing.
+
+    >>> chain = AbsorbingChain([["1/2", "1/2"], [0, 1]], states=["flip", "heads"])
+    >>> chain.N, chain.expected_steps("flip")
+    (array([[Fraction(2, 1)]], dtype=object), Fraction(2, 1))
     """
 
     P: np.ndarray

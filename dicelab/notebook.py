@@ -31,6 +31,11 @@ def start_chapter(name: str, fast=None):
     """Fast mode, plotting style and an empty ledger for chapter ``name``: ``(fast, ledger)``.
 
     Prints one line saying which mode runs.
+
+    >>> fast, ledger = start_chapter("example", True)
+    example: fast mode
+    >>> fast, len(ledger)
+    (True, 0)
     """
     from dicelab.claims import Ledger
     from dicelab.plotting import use_style

@@ -16,7 +16,11 @@ __all__ = ["repo_root", "output_dir"]
 
 
 def repo_root() -> Path:
-    """The repository root: the folder holding ``pyproject.toml`` above this package."""
+    """The repository root: the folder holding ``pyproject.toml`` above this package.
+
+    >>> (repo_root() / "dicelab").is_dir()
+    True
+    """
     root = Path(__file__).resolve().parents[1]
     if not (root / "pyproject.toml").is_file():
         raise RuntimeError(
@@ -27,7 +31,13 @@ def repo_root() -> Path:
 
 
 def output_dir(kind: str) -> Path:
-    """The folder for ``kind`` (``"figures"`` or ``"results"``), created if missing."""
+    """The folder for ``kind`` (``"figures"`` or ``"results"``), created if missing.
+
+    >>> output_dir("tables")
+    Traceback (most recent call last):
+    ...
+    ValueError: kind must be 'figures' or 'results', got 'tables'
+    """
     if kind not in ("figures", "results"):
         raise ValueError(f"kind must be 'figures' or 'results', got {kind!r}")
     base = os.environ.get("DICELAB_OUTPUT_DIR")

@@ -43,7 +43,12 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 def use_style() -> None:
-    """Apply the house style to matplotlib's global settings."""
+    """Apply the house style to matplotlib's global settings.
+
+    >>> use_style()
+    >>> mpl.rcParams["axes.spines.top"]
+    False
+    """
     mpl.rcParams.update(STYLE)
 
 
@@ -52,6 +57,11 @@ def save_figure(fig, name: str) -> Path:
 
     ``name`` is a plain file stem (letters, digits, ``_``, ``-``, ``.``), e.g.
     ``"01_efron_dice_graph"``; the notebook number as prefix keeps figures sorted.
+
+    >>> save_figure(None, "figures/a.png")
+    Traceback (most recent call last):
+    ...
+    ValueError: name must be a plain file stem such as '01_wins_heatmap', got 'figures/a.png'
     """
     if not isinstance(name, str) or not _NAME.match(name) or name.endswith(".png"):
         raise ValueError(f"name must be a plain file stem such as '01_wins_heatmap', got {name!r}")
@@ -73,7 +83,15 @@ _PIPS = {
 
 
 def draw_die_face(ax, value, xy=(0.0, 0.0), size=1.0, *, color="white", pip_color="black", text=None):
-    """Draw one die face with lower-left corner ``xy``: pips for 0..6, else ``text`` or the value."""
+    """Draw one die face with lower-left corner ``xy``: pips for 0..6, else ``text`` or the value.
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> draw_die_face(ax, 5)
+    >>> len(ax.patches)   # the face and five pips
+    6
+    >>> plt.close(fig)
+    """
     x0, y0 = xy
     ax.add_patch(
         FancyBboxPatch(
@@ -99,7 +117,15 @@ def draw_die_face(ax, value, xy=(0.0, 0.0), size=1.0, *, color="white", pip_colo
 def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0.0, fontsize=12):
     """Draw a small directed graph: ``pos`` maps node names to (x, y); ``edges`` lists
     ``(u, v, label)`` or ``(u, v, label, style)`` with ``style`` a dict of FancyArrowPatch
-    options (e.g. ``{"linestyle": "--", "arrowstyle": "-"}``). Returns ``ax``."""
+    options (e.g. ``{"linestyle": "--", "arrowstyle": "-"}``). Returns ``ax``.
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = draw_digraph(ax, {"A": (0, 0), "B": (1, 0)}, [("A", "B", "2/3")])
+    >>> [t.get_text() for t in ax.texts]
+    ['2/3', 'A', 'B']
+    >>> plt.close(fig)
+    """
     for edge in edges:
         u, v, label = edge[:3]
         style = {"arrowstyle": "-|>", "mutation_scale": 16, "lw": 1.5, "color": "0.25"}

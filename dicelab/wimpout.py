@@ -106,7 +106,22 @@ SCORING = (5, 10)
 
 @dataclass(frozen=True)
 class Rules:
-    """The readings of the rules that the paper leaves open (see the module docstring)."""
+    """The readings of the rules that the paper leaves open (see the module docstring).
+
+    Parameters
+    ----------
+    sun_value : 5 or 10
+        What the sun counts outside a Flash (the paper: 10).
+    fourth_scores : bool
+        Whether a fourth 5 or 10 beside a Flash of 5s or 10s scores its face.
+    two_pairs : ``"max"`` or ``"max_low"``
+        With two pairs and the sun, the larger Flash; on a tie the higher (or lower) face.
+
+    Examples
+    --------
+    >>> score((5, 10, 3, 2, SUN), rules=Rules(sun_value=5)).points
+    20
+    """
 
     sun_value: int = 10
     fourth_scores: bool = True
@@ -131,6 +146,9 @@ class Score:
     ``points``: the roll's value; ``flash``: the Flash face or ``None``; ``freight``: five
     of a kind; ``scoring``: per die, whether it scored (the others must be rerolled to
     clear a Flash).
+
+    >>> score((3, 3, 3, 5, 6)).scoring
+    (True, True, True, True, False)
     """
 
     outcome: str
@@ -167,8 +185,25 @@ def _check_roll(roll, has_black):
 def score(roll, *, has_black: bool | None = None, rules: Rules = Rules()) -> Score:
     """Score one roll of up to five dice (white dice first, the black die last).
 
-    ``has_black`` says whether the last die is the black one; by default it is when
-    five dice are rolled or the last face is the sun.
+    Parameters
+    ----------
+    roll : sequence of faces
+        1 to 5 faces, white dice first; the sun is :data:`SUN`.
+    has_black : bool, optional
+        Whether the last die is the black one; by default it is when five dice are rolled
+        or the last face is the sun.
+    rules : Rules
+        The readings of the rules (the paper's by default).
+
+    Returns
+    -------
+    Score
+
+    Examples
+    --------
+    >>> s = score((4, 4, 2, 6, SUN))      # the sun completes the pair: a Flash of 4s
+    >>> s.points, s.flash
+    (40, 4)
     """
     roll, has_black = _check_roll(roll, has_black)
     n = len(roll)
@@ -227,7 +262,11 @@ def _flash(roll, face, sun_at, has_black, rules) -> Score:
 
 
 def show(roll) -> str:
-    """A roll as text, the black die in brackets: ``4 4 [*] 2 6`` for ``(4, 4, 2, 6, SUN)``."""
+    """A roll as text, the black die last and in brackets.
+
+    >>> show((4, 4, 2, 6, SUN))
+    '4 4 2 6 [*]'
+    """
     roll = tuple(roll)
     if len(roll) == 5:
         return " ".join(str(f) for f in roll[:4]) + f" [{roll[4]}]"
@@ -285,7 +324,11 @@ def pattern_rolls(whites: str, black: str) -> list[tuple]:
 
 
 def all_rolls(n_white: int = 4, black: bool = True):
-    """Every ordered roll of ``n_white`` white dice and, if ``black``, the black die (6^n of them)."""
+    """Every ordered roll of ``n_white`` white dice and, if ``black``, the black die (6^n of them).
+
+    >>> sum(1 for _ in all_rolls())
+    7776
+    """
     groups = [WHITE_FACES] * n_white + ([BLACK_FACES] if black else [])
     return itertools.product(*groups)
 
@@ -293,7 +336,21 @@ def all_rolls(n_white: int = 4, black: bool = True):
 def initial_roll_distribution(rules: Rules = Rules()) -> Counter:
     """How many of the 7,776 ordered first rolls give each value (Table 2), from :func:`score`.
 
-    Keys are point values, and ``"Auto Win"`` / ``"Auto Lose"`` for five 6s and five 10s.
+    Parameters
+    ----------
+    rules : Rules
+        The readings of the rules.
+
+    Returns
+    -------
+    Counter
+        Keys are point values, and ``"Auto Win"`` / ``"Auto Lose"`` for five 6s and five 10s.
+
+    Examples
+    --------
+    >>> dist = initial_roll_distribution()
+    >>> dist[0], dist[40], sum(dist.values())
+    (450, 232, 7776)
     """
     out = Counter()
     for roll in all_rolls():
@@ -404,7 +461,11 @@ def clearing_state(face: int, white: int, black: bool) -> State:
 @dataclass(frozen=True)
 class Step:
     """What one roll does: the next ``state``, the ``points`` it adds to the turn, and the
-    Flash face (``flash``) still to clear afterwards (``None`` when none is pending)."""
+    Flash face (``flash``) still to clear afterwards (``None`` when none is pending).
+
+    >>> step(ROLL_5, (5, 2, 3, 4, 6))
+    Step(state=State(white=0, black=False, flash=(), end='Score and Stop'), points=5, flash=None)
+    """
 
     state: State
     points: int
@@ -460,13 +521,21 @@ def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> 
 
 
 def rolls(s: State):
-    """Every ordered roll of the dice ``s`` rolls (6, 36 or 7,776 of them; white dice first)."""
+    """Every ordered roll of the dice ``s`` rolls (6, 36 or 7,776 of them; white dice first).
+
+    >>> len(list(rolls(state("Flash 3; Reroll 1B, 1W"))))
+    36
+    """
     return all_rolls(s.white, s.black)
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """The rolls of one step that lead to one next state: how many (``ways``) and their total ``points``."""
+    """The rolls of one step that lead to one next state: how many (``ways``) and their total ``points``.
+
+    >>> step_outcomes(state("Flash 3; Reroll 1B"))[WIMPOUT]
+    Outcome(ways=3, points=0)
+    """
 
     ways: int
     points: int
@@ -496,7 +565,10 @@ def step_outcomes(s: State, rules: Rules = Rules(), *, face: int | None = None) 
 
 
 def clear_caches() -> None:
-    """Forget the remembered roll scores and step tables (to time a computation from cold)."""
+    """Forget the remembered roll scores and step tables (to time a computation from cold).
+
+    >>> clear_caches()
+    """
     _scored.cache_clear()
     step_outcomes.cache_clear()
 
@@ -526,6 +598,22 @@ def expected_turn_score(rules: Rules = Rules(), chain: AbsorbingChain | None = N
     Banked points are linear in the points carried: ``V(s, p) = b(s) p + G(s)`` with ``b(s)``
     the chance of ending in ``Score and Stop``. So ``G = N r``, where ``r(s)`` sums each step's
     points times ``b`` of the state it leads to.
+
+    Parameters
+    ----------
+    rules : Rules
+        The readings of the rules.
+    chain : AbsorbingChain, optional
+        The chain of these rules, if already built (:func:`markov_chain`).
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> round(float(expected_turn_score()), 4)
+    19.3107
     """
     chain = markov_chain(rules) if chain is None else chain
     b = dict(zip(TRANSIENT, chain.B[:, ABSORBING.index(STOP)], strict=True)) | {STOP: Fraction(1)}
@@ -537,7 +625,28 @@ def expected_turn_score(rules: Rules = Rules(), chain: AbsorbingChain | None = N
 
 
 def simulate_turns(n_turns: int, seed: int, rules: Rules = Rules()):
-    """Whole turns sampled from the chain's transition matrix (see :meth:`AbsorbingChain.simulate`)."""
+    """Whole turns sampled from the chain's transition matrix (see :meth:`AbsorbingChain.simulate`).
+
+    Parameters
+    ----------
+    n_turns : int
+        How many turns.
+    seed : int
+        Seed of the random generator.
+    rules : Rules
+        The readings of the rules.
+
+    Returns
+    -------
+    ChainSample
+        ``frequencies`` of the four endings, ``mean_steps`` and ``steps_stderr``.
+
+    Examples
+    --------
+    >>> sample = simulate_turns(1000, seed=1)
+    >>> sorted(str(a) for a in sample.frequencies)
+    ['Auto Lose', 'Auto Win', 'Score and Stop', 'Wimpout']
+    """
     return markov_chain(rules).simulate(n_turns, ROLL_5, random_state=seed)
 
 
@@ -547,6 +656,27 @@ def play_turns(n_turns: int, seed: int, rules: Rules = Rules()) -> dict:
     Same assumptions as the chain: reroll only when forced, clear with the black die. Returns
     the frequency of each ending, the mean steps and the mean points banked, with standard
     errors. A Python loop: about 10^5 turns in a few seconds.
+
+    Parameters
+    ----------
+    n_turns : int
+        How many turns (at least 2, for a standard error).
+    seed : int
+        Seed of the random generator.
+    rules : Rules
+        The readings of the rules.
+
+    Returns
+    -------
+    dict
+        ``absorbed`` (frequency of each ending), ``mean_steps``, ``steps_stderr``,
+        ``mean_points``, ``points_stderr``.
+
+    Examples
+    --------
+    >>> out = play_turns(200, seed=3)
+    >>> round(sum(out["absorbed"].values()), 12)
+    1.0
     """
     n_turns = check_int("n_turns", n_turns, 2)
     rng = np.random.default_rng(check_int("seed", seed, 0))

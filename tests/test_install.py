@@ -59,3 +59,20 @@ def test_a_plain_install_imports_every_module(tmp_path):
     run = subprocess.run([sys.executable, "-c", code, *names], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().startswith(str(target)), f"imported {run.stdout.strip()}, not the installed copy"
+
+
+def test_every_public_function_has_a_runnable_example():
+    import importlib
+    import inspect
+
+    missing = []
+    for name in modules():
+        module = importlib.import_module(name)
+        for attr in getattr(module, "__all__", []):
+            obj = getattr(module, attr)
+            doc = inspect.getdoc(obj) or ""
+            if inspect.isfunction(obj) and ">>>" not in doc:
+                missing.append(f"{name}.{attr}: no example")
+            elif inspect.isclass(obj) and not doc:
+                missing.append(f"{name}.{attr}: no docstring")
+    assert not missing, "\n".join(missing)
