@@ -36,7 +36,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_bool, check_int
+from dicelab._checks import check_bool, check_int, check_sequence
 from dicelab.markov import AbsorbingChain
 
 __all__ = [
@@ -163,10 +163,7 @@ class Score:
 
 
 def _check_roll(roll, has_black):
-    try:
-        roll = tuple(roll)
-    except TypeError:
-        raise ValueError(f"roll must be a sequence of faces, got {roll!r}") from None
+    roll = check_sequence("roll", roll, what="faces", nonempty=False)
     if not 1 <= len(roll) <= 5:
         raise ValueError(f"a roll has 1 to 5 dice, got {len(roll)}: {roll!r}")
     if has_black is None:
