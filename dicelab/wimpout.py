@@ -26,6 +26,7 @@ Readings where the rules leave a choice (each a parameter of :class:`Rules`):
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections.abc import Mapping
@@ -71,6 +72,8 @@ __all__ = [
     "step_outcomes",
     "markov_chain",
     "clear_caches",
+    "by_face",
+    "turn_chain",
     # beyond the paper: whole turns
     "expected_turn_score",
     "simulate_turns",
@@ -490,12 +493,16 @@ def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> 
 
     Under the paper's assumptions: reroll only when forced, clear with the black die.
     ``face`` is the Flash to clear (default: the first face of the state's group). The roll
-    is scored once, by :func:`score`.
+    is scored once, by :func:`score`. While a Flash of 5s or 10s is to be cleared, a sun
+    that scores on its own takes the *other* value (it is wild: valued as the Flash's face
+    it would repeat the Flash), so clearing a Flash of 10s with the sun scores 5.
 
     >>> step(ROLL_5, (3, 3, 3, 5, 6))      # a Flash of 3s: clear it with the black die
     Step(state=State(white=0, black=True, flash=(3,), end=''), points=35, flash=3)
     >>> step(state("Flash 3; Reroll 1B"), (SUN,)).state == ROLL_5   # scored on all five
     True
+    >>> step(state("Flash 5, 10; Reroll 1B"), (SUN,), face=10).points
+    5
     """
     if s.absorbing:
         raise ValueError(f"{s} is absorbing: no roll leaves it")
@@ -505,6 +512,8 @@ def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> 
         raise ValueError(f"state {s} rolls {s.n_dice} dice, got the roll {roll!r}")
     if face is not None and face in roll:
         return Step(s, 0, face)  # the Futtless rule: the Flash face again, reroll the same dice
+    if face is not None and face == rules.sun_value:  # the wild sun takes the other value, or it would repeat the Flash
+        rules = dataclasses.replace(rules, sun_value=15 - face)
     sc = _scored(roll, s.black, rules)
     if sc.outcome in ("win", "lose", "wimpout"):
         return Step({"win": AUTO_WIN, "lose": AUTO_LOSE, "wimpout": WIMPOUT}[sc.outcome], 0, None)
@@ -538,13 +547,27 @@ class Outcome:
     points: int
 
 
+def by_face(st: Step) -> State:
+    """The state a step leads to, with the Flash to clear given by its own face, not its group.
+
+    >>> str(by_face(step(ROLL_5, (5, 5, 5, 2, 6))))
+    'Flash 5; Reroll 1B, 1W'
+    """
+    if st.flash is None or st.state.absorbing:
+        return st.state
+    return State(st.state.white, st.state.black, (st.flash,))
+
+
 @functools.lru_cache(maxsize=256)
-def step_outcomes(s: State, rules: Rules = Rules(), *, face: int | None = None) -> Mapping[State, Outcome]:
+def step_outcomes(
+    s: State, rules: Rules = Rules(), *, face: int | None = None, faces: bool = False
+) -> Mapping[State, Outcome]:
     """Every roll of one step from ``s`` through :func:`step`, tallied by next state.
 
     The ways sum to ``6 ** s.n_dice``; the points are totals over those rolls. The table is
     computed once per state and rules (cached, read-only) and feeds the chain, the expected
-    turn score and the checks, so each roll is scored once.
+    turn score and the checks, so each roll is scored once. With ``faces=True`` the next
+    states keep the Flash's own face (:func:`by_face`), as :func:`turn_chain` needs.
 
     >>> out = step_outcomes(state("Flash 2, 4, 6; Reroll 1B, 1W"))   # the paper's Table 5
     >>> {str(k): v.ways for k, v in out.items()}
@@ -555,7 +578,7 @@ def step_outcomes(s: State, rules: Rules = Rules(), *, face: int | None = None) 
     tally: dict[State, list[int]] = {}
     for roll in rolls(s):
         st = step(s, roll, face=face, rules=rules)
-        entry = tally.setdefault(st.state, [0, 0])
+        entry = tally.setdefault(by_face(st) if faces else st.state, [0, 0])
         entry[0] += 1
         entry[1] += st.points
     return MappingProxyType({k: Outcome(ways, points) for k, (ways, points) in tally.items()})
@@ -588,20 +611,49 @@ def markov_chain(rules: Rules = Rules()) -> AbsorbingChain:
     return AbsorbingChain(P, states=names)
 
 
-def expected_turn_score(rules: Rules = Rules(), chain: AbsorbingChain | None = None) -> Fraction:
+def turn_chain(rules: Rules = Rules()) -> AbsorbingChain:
+    """The chain of a turn with each Flash kept by its own face: the states a turn can reach.
+
+    The paper's chain groups Flash faces whose rerolls behave alike; the grouping is exact
+    for the probabilities (this chain lumps onto :func:`markov_chain`), but not for the
+    points: clearing a Flash of 5s with a 10 scores 10, clearing one of 10s with a 5 scores 5.
+    So the expected score of a turn is computed on this finer chain.
+
+    >>> chain = turn_chain()
+    >>> len(chain.transient), len(chain.absorbing)
+    (31, 4)
+    """
+    seen, order = {ROLL_5}, [ROLL_5]
+    for s in order:
+        for nxt in step_outcomes(s, rules, faces=True):
+            if not nxt.absorbing and nxt not in seen:
+                seen.add(nxt)
+                order.append(nxt)
+    names = order + list(ABSORBING)
+    index = {s: k for k, s in enumerate(names)}
+    P = [[Fraction(0)] * len(names) for _ in names]
+    for i, s in enumerate(order):
+        for nxt, out in step_outcomes(s, rules, faces=True).items():
+            P[i][index[nxt]] = Fraction(out.ways, 6**s.n_dice)
+    for i in range(len(order), len(names)):
+        P[i][i] = Fraction(1)
+    return AbsorbingChain(P, states=names)
+
+
+def expected_turn_score(rules: Rules = Rules()) -> Fraction:
     """Exact expected points banked in a turn from ``Roll 5; No Flash``, under the chain's
     assumptions (stop as soon as the rules allow; a Wimpout or an instant result banks 0).
 
-    Banked points are linear in the points carried: ``V(s, p) = b(s) p + G(s)`` with ``b(s)``
-    the chance of ending in ``Score and Stop``. So ``G = N r``, where ``r(s)`` sums each step's
-    points times ``b`` of the state it leads to.
+    Banked points are linear in the points carried: ``V(s, p) = b(s) p + g(s)`` with ``b(s)``
+    the chance of ending in ``Score and Stop``. One roll from ``s`` gives
+    ``g = r + Q g``, so ``g = N r``, where ``r(s)`` sums over the rolls from ``s`` their
+    probability, the points they score and ``b`` of the state they lead to. Computed on
+    :func:`turn_chain`, where each Flash keeps its face.
 
     Parameters
     ----------
     rules : Rules
         The readings of the rules.
-    chain : AbsorbingChain, optional
-        The chain of these rules, if already built (:func:`markov_chain`).
 
     Returns
     -------
@@ -610,15 +662,16 @@ def expected_turn_score(rules: Rules = Rules(), chain: AbsorbingChain | None = N
     Examples
     --------
     >>> round(float(expected_turn_score()), 4)
-    19.3107
+    19.2177
     """
-    chain = markov_chain(rules) if chain is None else chain
-    b = dict(zip(TRANSIENT, chain.B[:, ABSORBING.index(STOP)], strict=True)) | {STOP: Fraction(1)}
+    chain = turn_chain(rules)
+    b = dict(zip(chain.transient, chain.B[:, chain.absorbing.index(STOP)], strict=True)) | {STOP: Fraction(1)}
     r = [
-        sum((Fraction(o.points, 6**s.n_dice) * b.get(nxt, 0) for nxt, o in step_outcomes(s, rules).items()), Fraction(0))
-        for s in TRANSIENT
+        sum((Fraction(o.points, 6**s.n_dice) * b.get(nxt, 0) for nxt, o in step_outcomes(s, rules, faces=True).items()),
+            Fraction(0))
+        for s in chain.transient
     ]
-    return chain.N.dot(np.array(r, dtype=object))[TRANSIENT.index(ROLL_5)]
+    return chain.N.dot(np.array(r, dtype=object))[chain.transient.index(ROLL_5)]
 
 
 def simulate_turns(n_turns: int, seed: int, rules: Rules = Rules()):

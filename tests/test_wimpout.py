@@ -100,7 +100,7 @@ def test_chain_is_stochastic_and_groups_agree():
 def test_expected_turn_score_against_play():
     exact = w.expected_turn_score()
     assert 19 < exact < 20
-    played = w.play_turns(4_000, seed=11)
+    played = w.play_turns(4_000, seed=11)  # the same rule, rolled at random
     assert abs(played["mean_points"] - float(exact)) < 4 * played["points_stderr"]
 
 
@@ -140,3 +140,29 @@ def test_bad_rules_and_states():
         w.step_outcomes(w.WIMPOUT)
     with pytest.raises(ValueError, match="n_turns"):
         w.play_turns(1, seed=1)
+
+
+def test_turn_chain_lumps_onto_the_papers_chain():
+    """Grouping Flash faces is exact for probabilities: every face of a group has the group's row."""
+    fine, coarse = w.turn_chain(), w.markov_chain()
+    def group_of(s):
+        return next(g for g in w.TRANSIENT if (g.white, g.black) == (s.white, s.black) and bool(s.flash) == bool(g.flash)
+                    and set(s.flash) <= set(g.flash))
+
+    group = {s: group_of(s) for s in fine.transient}
+    for i, s in enumerate(fine.transient):
+        lumped = {}
+        for j, t in enumerate(fine.states):
+            t = group.get(t, t)
+            lumped[t] = lumped.get(t, 0) + fine.P[i, j]
+        row = coarse.P[coarse.states.index(group[s])]
+        assert {t: p for t, p in lumped.items() if p} == {t: p for t, p in zip(coarse.states, row, strict=True) if p}
+
+
+def test_points_depend_on_the_flash_face():
+    ten, five = w.State(1, False, (10,)), w.State(1, False, (5,))
+    assert w.step_outcomes(ten, faces=True)[w.ROLL_5].points == 5  # a Flash of 10s is cleared by a 5
+    assert w.step_outcomes(five, faces=True)[w.ROLL_5].points == 10
+    sun_clears_tens = w.step(w.state("Flash 5, 10; Reroll 1B"), (SUN,), face=10)
+    assert sun_clears_tens == w.Step(w.ROLL_5, 5, None)  # the sun takes the other value
+    assert w.step(w.state("Flash 5, 10; Reroll 1B"), (SUN,), face=5).points == 10
