@@ -45,7 +45,7 @@ from typing import Any
 import pandas as pd
 
 from dicelab.exact import to_fraction
-from dicelab.paths import output_dir, repo_root
+from dicelab.paths import atomic_write, output_dir, repo_root
 
 __all__ = [
     "STATUSES",
@@ -300,8 +300,8 @@ class Ledger:
     def write(self) -> Path:
         """Write ``results/<name>.csv`` and return its path."""
         path = output_dir("results") / f"{self.name}.csv"
-        self.frame().to_csv(path, index=False, lineterminator="\n")
-        return path
+        frame = self.frame()
+        return atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False, lineterminator="\n"))
 
     def _repr_html_(self):
         return self.frame().to_html(index=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from dicelab._checks import check_bool
+from dicelab.paths import check_writable, is_canonical
 
 __all__ = ["fast_mode", "start_chapter"]
 
@@ -30,10 +31,11 @@ def fast_mode(fast=None) -> bool:
 def start_chapter(name: str, fast=None):
     """Fast mode, plotting style and an empty ledger for chapter ``name``: ``(fast, ledger)``.
 
-    Prints one line saying which mode runs.
+    Prints which mode runs and, when the run is not ``make``'s canonical one, where its
+    figures and ledger go. Fails at once if the output folders cannot be written.
 
     >>> fast, ledger = start_chapter("example", True)
-    example: fast mode
+    example: fast mode...
     >>> fast, len(ledger)
     (True, 0)
     """
@@ -41,6 +43,62 @@ def start_chapter(name: str, fast=None):
     from dicelab.plotting import use_style
 
     fast = fast_mode(fast)
+    ledger = Ledger(name)
+    root = check_writable()  # fail now, not after the work
     use_style()
     print(f"{name}: {'fast' if fast else 'full'} mode")
-    return fast, Ledger(name)
+    if not is_canonical() and not os.environ.get("DICELAB_OUTPUT_DIR"):
+        where = "scratch/" if root.name == "scratch" else str(root)
+        print(f"figures and the ledger go to {where} (the committed figures/ and results/ are written by `make`)")
+    return fast, ledger
+
+
+def merge_streams(notebook: dict) -> int:
+    """Merge consecutive stream outputs of the same name in each code cell, in place.
+
+    Kernels may split one printed block into several chunks, differently on each run; merged,
+    a re-executed notebook is byte-identical. Returns how many chunks were merged away.
+
+    >>> nb = {"cells": [{"cell_type": "code", "outputs": [
+    ...     {"output_type": "stream", "name": "stdout", "text": "a\\n"},
+    ...     {"output_type": "stream", "name": "stdout", "text": ["b\\n"]}]}]}
+    >>> merge_streams(nb), nb["cells"][0]["outputs"]
+    (1, [{'output_type': 'stream', 'name': 'stdout', 'text': 'a\\nb\\n'}])
+    """
+    merged = 0
+    for cell in notebook.get("cells", []):
+        outputs, out = cell.get("outputs", []), []
+        for o in outputs:
+            if o.get("output_type") == "stream" and out and out[-1].get("output_type") == "stream" \
+                    and out[-1].get("name") == o.get("name"):
+                prev = out[-1]["text"]
+                prev = "".join(prev) if isinstance(prev, list) else prev
+                text = "".join(o["text"]) if isinstance(o["text"], list) else o["text"]
+                out[-1]["text"] = prev + text
+                merged += 1
+            else:
+                out.append(o)
+        if outputs:
+            cell["outputs"] = out
+    return merged
+
+
+def main(argv=None) -> int:
+    """``python -m dicelab.notebook normalise NOTEBOOK...``: merge split stream outputs in place."""
+    import argparse
+    import json
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description="Normalise executed notebooks so that re-runs are byte-identical.")
+    parser.add_argument("command", choices=["normalise"])
+    parser.add_argument("notebooks", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    for path in args.notebooks:
+        nb = json.loads(path.read_text())
+        if merge_streams(nb):
+            path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

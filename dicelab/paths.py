@@ -1,18 +1,30 @@
-"""Where dicelab writes: ``figures/`` and ``results/`` under the repository root.
+"""Where dicelab writes figures and ledgers, and how it writes them.
 
-Notebooks run with their own directory as the working directory (JupyterLab,
-nbconvert, nbval, papermill all differ), so paths are resolved from the
-package's location, never from the working directory. Setting the environment
-variable ``DICELAB_OUTPUT_DIR`` redirects both folders elsewhere; the test suite
-does so, so that test runs of the notebooks never overwrite committed outputs.
+Three places, in this order:
+
+1. ``$DICELAB_OUTPUT_DIR/figures`` and ``…/results`` when the environment variable
+   ``DICELAB_OUTPUT_DIR`` is set (the test suite sets it to a scratch folder);
+2. the committed ``figures/`` and ``results/`` of the repository, only in a *canonical* run:
+   ``make`` sets ``DICELAB_CANONICAL=1`` when it re-executes the chapters;
+3. otherwise a scratch folder, ``scratch/`` in the repository (ignored by git), or
+   ``~/dicelab-output`` when dicelab is installed outside a checkout. So a reader who runs a
+   chapter in JupyterLab, or with other parameters, never overwrites the committed outputs.
+
+Notebooks run with their own directory as the working directory (JupyterLab, nbconvert,
+nbval, papermill all differ), so paths are resolved from the package's location, never
+from the working directory. Files are written atomically: to a temporary file in the same
+folder, then renamed over the target, so a reader never sees half a file.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
-__all__ = ["repo_root", "output_dir"]
+__all__ = ["repo_root", "output_dir", "output_root", "is_canonical", "check_writable", "atomic_write"]
+
+KINDS = ("figures", "results")
 
 
 def repo_root() -> Path:
@@ -30,6 +42,31 @@ def repo_root() -> Path:
     return root
 
 
+def is_canonical() -> bool:
+    """Is this the canonical run (``make``), the only one that writes the committed outputs?
+
+    >>> isinstance(is_canonical(), bool)
+    True
+    """
+    return os.environ.get("DICELAB_CANONICAL", "").strip() == "1" and not os.environ.get("DICELAB_OUTPUT_DIR")
+
+
+def output_root() -> Path:
+    """The folder that holds ``figures/`` and ``results/`` for this run (see the module docstring).
+
+    >>> output_root().is_absolute()
+    True
+    """
+    base = os.environ.get("DICELAB_OUTPUT_DIR")
+    if base:
+        return Path(base).resolve()
+    try:
+        root = repo_root()
+    except RuntimeError:
+        return Path.home() / "dicelab-output"
+    return root if is_canonical() else root / "scratch"
+
+
 def output_dir(kind: str) -> Path:
     """The folder for ``kind`` (``"figures"`` or ``"results"``), created if missing.
 
@@ -38,9 +75,49 @@ def output_dir(kind: str) -> Path:
     ...
     ValueError: kind must be 'figures' or 'results', got 'tables'
     """
-    if kind not in ("figures", "results"):
+    if kind not in KINDS:
         raise ValueError(f"kind must be 'figures' or 'results', got {kind!r}")
-    base = os.environ.get("DICELAB_OUTPUT_DIR")
-    folder = (Path(base) if base else repo_root()) / kind
+    folder = output_root() / kind
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def check_writable() -> Path:
+    """Raise a clear error now, before any work, if the output folders cannot be written.
+
+    Returns the output root.
+
+    >>> check_writable() == output_root()
+    True
+    """
+    root = output_root()
+    for kind in KINDS:
+        try:
+            folder = output_dir(kind)
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
+                pass
+        except OSError as err:
+            raise PermissionError(
+                f"cannot write to {root / kind} ({err.strerror}); set DICELAB_OUTPUT_DIR to a writable folder"
+            ) from None
+    return root
+
+
+def atomic_write(path: Path, write) -> Path:
+    """Write ``path`` through ``write(temporary_path)``, then rename it into place.
+
+    >>> import tempfile
+    >>> target = Path(tempfile.mkdtemp()) / "a.txt"
+    >>> atomic_write(target, lambda p: p.write_text("done")).read_text()
+    'done'
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix)
+    os.close(fd)
+    try:
+        write(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

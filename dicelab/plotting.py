@@ -15,7 +15,7 @@ from pathlib import Path
 import matplotlib as mpl
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 
-from dicelab.paths import output_dir
+from dicelab.paths import atomic_write, output_dir
 
 __all__ = ["STYLE", "PALETTE", "use_style", "save_figure", "draw_die_face", "draw_digraph"]
 
@@ -66,8 +66,7 @@ def save_figure(fig, name: str) -> Path:
     if not isinstance(name, str) or not _NAME.match(name) or name.endswith(".png"):
         raise ValueError(f"name must be a plain file stem such as '01_wins_heatmap', got {name!r}")
     path = output_dir("figures") / f"{name}.png"
-    fig.savefig(path, metadata={"Software": None})
-    return path
+    return atomic_write(path, lambda tmp: fig.savefig(tmp, metadata={"Software": None}))
 
 
 # Pip positions on a unit face, for the values 1..6 (0 is a blank face).

@@ -29,9 +29,21 @@ def test_save_figure_rejects_paths(name):
     plt.close(fig)
 
 
-def test_default_output_is_the_repository_root(monkeypatch, root):
+def test_only_a_canonical_run_writes_the_committed_folders(monkeypatch, root):
     monkeypatch.delenv("DICELAB_OUTPUT_DIR", raising=False)
+    monkeypatch.delenv("DICELAB_CANONICAL", raising=False)
     assert paths.repo_root() == root
-    assert paths.output_dir("figures") == root / "figures"
+    assert paths.output_dir("figures") == root / "scratch" / "figures"  # a reader's run
+    monkeypatch.setenv("DICELAB_CANONICAL", "1")
+    assert paths.output_dir("figures") == root / "figures"  # `make`
+    monkeypatch.setenv("DICELAB_OUTPUT_DIR", "/tmp/elsewhere")
+    assert not paths.is_canonical() and paths.output_root() == __import__("pathlib").Path("/tmp/elsewhere").resolve()
     with pytest.raises(ValueError):
         paths.output_dir("elsewhere")
+
+
+def test_an_unwritable_output_folder_fails_before_any_work(tmp_path, monkeypatch):
+    (tmp_path / "results").write_text("a file where the folder should be")
+    monkeypatch.setenv("DICELAB_OUTPUT_DIR", str(tmp_path))
+    with pytest.raises(PermissionError, match="cannot write to .*results.*DICELAB_OUTPUT_DIR"):
+        paths.check_writable()
