@@ -33,7 +33,7 @@ notebooks: $(STAMP)
 
 # The claims summary of every notebook, also written into README.md.
 summary: $(STAMP)
-	$(BIN)/python -m dicelab.claims --readme README.md
+	DICELAB_CANONICAL=1 $(BIN)/python -m dicelab.claims --readme README.md
 
 # Unit and property tests, every notebook through nbval (fast mode) and papermill, ledger and
 # environment checks: one pytest run.

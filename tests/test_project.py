@@ -18,8 +18,8 @@ def requirement_lines(root):
 
 
 def notebooks(root):
-    """The chapters (the course guide, 00, is prose only)."""
-    return sorted(p for p in (root / "notebooks").glob("*.ipynb") if not p.name.startswith("00_"))
+    """The chapters: ``notebooks/0N_*.ipynb`` for N >= 1 (the course guide, 00, is prose only)."""
+    return sorted(p for p in (root / "notebooks").glob("0[1-9]_*.ipynb"))
 
 
 def test_requirements_are_pinned_and_complete(root):
