@@ -120,11 +120,10 @@ class AbsorbingChain:
     t: np.ndarray = field(init=False, repr=False)
 
     def __init__(self, P, states=None):
-        rows = (
-            [list(r) for r in np.asarray(P, dtype=object)]
-            if not isinstance(P, list)
-            else [list(r) for r in P]
-        )
+        try:
+            rows = [list(r) for r in (P if isinstance(P, list) else np.asarray(P, dtype=object))]
+        except TypeError:
+            raise ValueError(f"P must be a square matrix (nested lists or an array), got {P!r}") from None
         n = len(rows)
         if n == 0 or any(len(r) != n for r in rows):
             raise ValueError(

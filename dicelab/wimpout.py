@@ -168,17 +168,17 @@ class Score:
 def _check_roll(roll, has_black):
     roll = check_sequence("roll", roll, what="faces", nonempty=False)
     if not 1 <= len(roll) <= 5:
-        raise ValueError(f"a roll has 1 to 5 dice, got {len(roll)}: {roll!r}")
+        raise ValueError(f"roll: a roll has 1 to 5 dice, got {len(roll)}: {roll!r}")
     if has_black is None:
         has_black = len(roll) == 5 or roll[-1] is SUN
     whites = roll[:-1] if has_black else roll
     if len(whites) > 4:
-        raise ValueError(f"there are only four white dice, got {len(whites)} in {roll!r}")
+        raise ValueError(f"roll: there are only four white dice, got {len(whites)} in {roll!r}")
     for f in whites:
-        if f is SUN or f not in WHITE_FACES:
-            raise ValueError(f"{f!r} is not a face of a white die (faces {WHITE_FACES}) in {roll!r}")
+        if f is SUN or isinstance(f, bool) or f not in WHITE_FACES:
+            raise ValueError(f"roll: {f!r} is not a face of a white die (faces {WHITE_FACES}) in {roll!r}")
     if has_black and (roll[-1] is not SUN and roll[-1] not in BLACK_FACES or roll[-1] == 3):
-        raise ValueError(f"{roll[-1]!r} is not a face of the black die (2, SUN, 4, 5, 6, 10) in {roll!r}")
+        raise ValueError(f"roll: {roll[-1]!r} is not a face of the black die (2, SUN, 4, 5, 6, 10) in {roll!r}")
     return roll, has_black
 
 
