@@ -16,6 +16,7 @@ import numpy as np
 from _timing import timed
 
 from dicelab import pig
+from dicelab.pig import reference
 
 
 def main(argv=None) -> int:
@@ -27,17 +28,18 @@ def main(argv=None) -> int:
         parser.error("--repeat must be at least 1")
 
     t0 = time.perf_counter()
-    pig.best_response(pig.HoldAt(3, 6), 6)
-    pig.best_response_3p(pig.HoldAt(3, 6, players=3), pig.HoldAt(3, 6, players=3), 6)
+    h6 = pig.hold_at(3, 6)
+    pig.best_response(h6)
+    pig.best_response_3p(h6, h6)
     pig.sequential_optimal(6)
-    pig.value_iteration(pig.HoldAt(3, 6), 6)
-    pig.symmetric_value_iteration(6, max_iter=4)
+    reference.paper_value_iteration(h6)
+    pig.symmetric_value_iteration(6, sweeps=4)
     print(f"first calls (numba compile or cache load): {time.perf_counter() - t0:.1f} s")
 
-    h25 = pig.HoldAt(25)
+    h25 = pig.hold_at(25)
     t_br, br = timed(lambda: pig.best_response(h25), args.repeat)
-    t_vi, vi = timed(lambda: pig.value_iteration(h25, tol=1e-12), 1)
-    assert np.abs(br.win - vi.win).max() < 1e-10
+    t_vi, vi = timed(lambda: reference.paper_value_iteration(h25, tol=1e-12), 1)
+    assert np.abs(br.values - vi.values).max() < 1e-10
     print(
         f"\nbest response to hold-at-25 (one reverse sweep): median {t_br * 1e3:.1f} ms, "
         f"p(0,0) = {br.value:.7f}"
@@ -46,21 +48,21 @@ def main(argv=None) -> int:
         f"paper's value iteration (Algorithm 0.1) to 1e-12: {t_vi:.2f} s, {vi.iterations} sweeps: "
         f"{t_vi / t_br:.0f}x slower, same values"
     )
-    t_sweep, _ = timed(lambda: [pig.best_response(pig.HoldAt(n)).value for n in range(10, 41)], args.repeat)
+    t_sweep, _ = timed(lambda: [pig.best_response(pig.hold_at(n)).value for n in range(10, 41)], args.repeat)
     print(f"Fig. 1 sweep, n = 10..40 (31 best responses): median {t_sweep:.2f} s")
     t_seq, seq = timed(lambda: pig.sequential_optimal(tol=1e-13), args.repeat)
-    print(f"sequential_optimal() to 1e-13: median {t_seq:.3f} s, first player wins {seq.first_player:.10f}")
+    print(f"sequential_optimal() to 1e-13: median {t_seq:.3f} s, first player wins {seq.value:.10f}")
     t_full, _ = timed(lambda: pig.full_best_response(h25), args.repeat)
     print(f"full within-turn best response: median {t_full:.3f} s")
-    h = {n: pig.HoldAt(n, players=3) for n in range(20, 31)}
+    h = {n: pig.hold_at(n) for n in range(20, 31)}
     t_3p, w = timed(lambda: pig.best_response_3p(h[25], h[25]), max(1, min(3, args.repeat)))
-    print(f"three-player best response: median {t_3p:.2f} s, p(0,0,0) = {w[0, 0, 0]:.6f}")
+    print(f"three-player best response: median {t_3p:.2f} s, p(0,0,0) = {w.value:.6f}")
     t_eq, eq = timed(lambda: pig.equilibrium(), max(1, min(3, args.repeat)))
     print(
         f"equilibrium(): median {t_eq:.2f} s, {eq.n_lp} LPs, {int((~eq.pure).sum())} mixed states, "
-        f"value(0,0) = {eq.value[0, 0]:.12f}"
+        f"value(0,0) = {eq.value:.12f}"
     )
-    t_sym, sym = timed(lambda: pig.symmetric_value_iteration(max_iter=60), max(1, min(3, args.repeat)))
+    t_sym, sym = timed(lambda: pig.symmetric_value_iteration(sweeps=60), max(1, min(3, args.repeat)))
     print(
         f"symmetric value iteration, 60 sweeps: median {t_sym:.2f} s (period {sym.period}, "
         f"{int(sym.cycling.sum())} cycling states)"
@@ -72,7 +74,7 @@ def main(argv=None) -> int:
         grid = {}
         for a in range(20, 31):
             for b in range(a, 31):  # the grid is symmetric in the two opponents
-                grid[a, b] = grid[b, a] = pig.best_response_3p(h[a], h[b])[0, 0, 0]
+                grid[a, b] = grid[b, a] = pig.best_response_3p(h[a], h[b]).value
         print(f"11 x 11 three-player grid (66 solves, symmetry): {time.perf_counter() - t0:.1f} s")
     return 0
 

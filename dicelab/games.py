@@ -17,7 +17,12 @@ __all__ = ["MatrixGameSolution", "solve_matrix_game", "pure_saddle_point"]
 
 @dataclass(frozen=True)
 class MatrixGameSolution:
-    """``value`` of the game, optimal mixed strategies ``row`` and ``col``, and whether it is pure."""
+    """The solution of a zero-sum matrix game.
+
+    ``value``: the game's value to the row player; ``row`` / ``col``: optimal mixed
+    strategies (probability vectors over rows / columns); ``pure``: whether a pure saddle
+    point was found (then no LP was solved).
+    """
 
     value: float
     row: np.ndarray
@@ -26,7 +31,10 @@ class MatrixGameSolution:
 
 
 def _check_matrix(A) -> np.ndarray:
-    A = np.asarray(A, dtype=float)
+    try:
+        A = np.asarray(A, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("A must be a 2-D payoff matrix of numbers") from None
     if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
         raise ValueError(f"A must be a non-empty 2-D payoff matrix, got shape {A.shape}")
     if not np.isfinite(A).all():
@@ -35,7 +43,25 @@ def _check_matrix(A) -> np.ndarray:
 
 
 def pure_saddle_point(A, tol: float = 1e-13) -> tuple[int, int] | None:
-    """A pure saddle point ``(row, col)`` (maximin = minimax within ``tol``), or ``None``."""
+    """A pure saddle point: an entry that is the least of its row and the largest of its column.
+
+    Parameters
+    ----------
+    A : array_like
+        The row player's payoffs, shape ``(m, n)``.
+    tol : float
+        Maximin and minimax may differ by ``tol`` (relative to the entry's size).
+
+    Returns
+    -------
+    tuple[int, int] or None
+        ``(row, col)`` of a saddle point, or ``None`` if the game has none.
+
+    >>> pure_saddle_point([[3, 1, 4], [2, 2, 3], [0, 1, 5]])
+    (1, 1)
+    >>> pure_saddle_point([[1, -1], [-1, 1]]) is None
+    True
+    """
     A = _check_matrix(A)
     row_min = A.min(axis=1)
     col_max = A.max(axis=0)
@@ -48,6 +74,22 @@ def solve_matrix_game(A, tol: float = 1e-13) -> MatrixGameSolution:
 
     The row player's LP: maximise ``v`` subject to ``A^T x >= v``, ``sum x = 1``,
     ``x >= 0``; the column player's strategy is read from its dual.
+
+    Parameters
+    ----------
+    A : array_like
+        The row player's payoffs, shape ``(m, n)``, finite.
+    tol : float
+        Tolerance for recognising a pure saddle point (:func:`pure_saddle_point`).
+
+    Returns
+    -------
+    MatrixGameSolution
+        The value, both optimal strategies, and whether the solution is pure.
+
+    >>> sol = solve_matrix_game([[0.5, 1.0], [1.0, 0.5]])
+    >>> round(sol.value, 12), sol.row.round(12).tolist(), sol.col.round(12).tolist(), sol.pure
+    (0.75, [0.5, 0.5], [0.5, 0.5], False)
     """
     A = _check_matrix(A)
     m, n = A.shape

@@ -46,7 +46,7 @@ def test_optimal_strategies_guarantee_the_value(m, n, seed):
     assert (A @ sol.col).max() <= sol.value + 1e-8  # the column strategy concedes at most the value
 
 
-@pytest.mark.parametrize("A", [[], [[]], [[1, np.nan]], np.zeros((2, 2, 2))])
+@pytest.mark.parametrize("A", [[], [[]], [[1, np.nan]], np.zeros((2, 2, 2)), [[1, 2], [3]], [["a"]]])
 def test_bad_input(A):
     with pytest.raises(ValueError, match="payoff"):
         games.solve_matrix_game(A)

@@ -1,4 +1,6 @@
-"""Tests of dicelab.pig: hold-at-k distributions, best responses against exact fractions, sequential Pig."""
+"""Tests of dicelab.pig through its public API: hold-at-k turns, policies, best responses
+against exact fractions and the paper's value iteration, three players, sequential Pig,
+the stochastic game, and the fixed-point convention (NotConverged)."""
 
 import itertools
 from fractions import Fraction
@@ -8,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicelab import pig
+from dicelab import games, pig
+from dicelab.pig import reference
 
 
 def enumerate_turn(k):
@@ -29,6 +32,9 @@ def enumerate_turn(k):
     return dist
 
 
+# --------------------------------------------------------------------------- turns
+
+
 @pytest.mark.parametrize("k", [1, 2, 3, 7, 12, 20])
 def test_hold_distribution_matches_enumeration(k):
     dist = {x: p for x, p in pig.hold_distribution(k).items() if p}
@@ -42,17 +48,68 @@ def test_paper_worked_examples():
     assert x3[3] == Fraction(1, 6) and x3[7] == x3[8] == Fraction(1, 36)
     assert pig.hold_distribution(1)[1] == 0
     assert round(float(pig.hold_distribution(100)[0]), 4) == 0.9898
-    assert pig.deviation_threshold() == 99
+    p = pig.one_turn_win()
+    assert p == 1 - pig.hold_distribution(100)[0]
+    n = pig.deviation_threshold()
+    assert Fraction(1, n) < p <= Fraction(1, n - 1)  # the least n with 1/n below p
+    assert n == 99
+
+
+def test_hold_table_rows_are_the_distributions():
+    T = pig.hold_table(12)
+    for k in range(1, 13):
+        assert {x: Fraction(T[k, x]).limit_denominator(6**13) for x in np.nonzero(T[k])[0]} == {
+            x: p for x, p in pig.hold_distribution(k).items() if p
+        }
+
+
+# --------------------------------------------------------------------------- policies
+
+
+def test_hold_at_caps_at_the_points_needed():
+    assert pig.hold_at(3, goal=5).table.tolist() == [3, 3, 3, 2, 1]
+    assert pig.hold_at(3, goal=5, cap=False).table.tolist() == [3] * 5
+    h = pig.hold_at(3, goal=5)
+    assert h.simple and h.goal == 5
+    assert (h.two_player() == np.array([3, 3, 3, 2, 1])[:, None]).all()
+
+
+def test_policy_is_checked_once_and_read_only():
+    pi = pig.Policy(np.array([[2, 1], [1, 1]]))
+    assert pi.goal == 2 and not pi.simple and pi == pig.Policy([[2, 1], [1, 1]])
+    with pytest.raises(ValueError, match="read-only"):
+        pi.table[0, 0] = 1
+    arr = np.array([2, 1])
+    pi = pig.Policy(arr)
+    arr[0] = 5  # the policy keeps its own copy
+    assert pi[0] == 2
+
+
+def test_goal_is_read_from_the_opponent_policy():
+    res = pig.best_response(pig.hold_at(3, goal=6))
+    assert res.goal == 6 and res.values.shape == (6, 6)
+    assert np.array_equal(res.values, pig.best_response(pig.hold_at(3, goal=6).two_player(), goal=6).values)
+
+
+# --------------------------------------------------------------------------- two players
 
 
 @pytest.mark.parametrize("goal", [1, 2, 5, 9])
 @pytest.mark.parametrize("n", [1, 2, 4])
 def test_best_response_equals_exact_fractions(goal, n):
-    opp = pig.HoldAt(n, goal)
-    fast = pig.best_response(opp, goal)
-    exact = pig.best_response_exact(opp, goal)
-    for i, j in itertools.product(range(goal), repeat=2):
-        assert fast.win[i, j] == pytest.approx(float(exact.win[i, j]), abs=1e-14)
+    opp = pig.hold_at(n, goal)
+    fast = pig.best_response(opp)
+    exact = reference.exact_best_response(opp)
+    assert exact.values.dtype == object and all(isinstance(v, Fraction) for v in exact.values.flat)
+    assert np.abs(fast.values - exact.values.astype(float)).max() < 1e-14
+    assert fast.policy == exact.policy
+
+
+def test_exact_tie_rules_give_exact_values():
+    h = pig.hold_at(1, goal=2)
+    values = [reference.exact_best_response(h, tie=t).value for t in (0, Fraction(1, 2), 1)]
+    assert values[0] < values[1] < values[2]
+    assert all(isinstance(v, Fraction) for v in values)
 
 
 @settings(max_examples=25, deadline=None)
@@ -60,52 +117,79 @@ def test_best_response_equals_exact_fractions(goal, n):
 def test_best_response_against_random_policies(goal, seed):
     rng = np.random.default_rng(seed)
     own = np.arange(goal)[:, None]
-    opp = 1 + (rng.integers(0, 1000, (goal, goal)) % (goal - own))
-    fast = pig.best_response(opp, goal)
-    vi = pig.value_iteration(opp, goal)
-    assert np.abs(fast.win - vi.win).max() < 1e-10
+    opp = pig.Policy(1 + (rng.integers(0, 1000, (goal, goal)) % (goal - own)))
+    fast = pig.best_response(opp)
+    vi = reference.paper_value_iteration(opp)
+    assert vi.iterations > 1 and vi.converged
+    assert np.abs(fast.values - vi.values).max() < 1e-10
     # the best response beats every hold-at-k policy for A, and its own policy evaluates to its values
-    assert np.abs(pig.win_probability(fast.policy, opp, goal) - fast.win).max() < 1e-12
+    assert np.abs(pig.win_probability(fast.policy, opp) - fast.values).max() < 1e-12
     for k in range(1, goal + 1):
-        assert (pig.win_probability(pig.HoldAt(k, goal), opp, goal) <= fast.win + 1e-12).all()
+        assert (pig.win_probability(pig.hold_at(k, goal), opp) <= fast.values + 1e-12).all()
 
 
 def test_symmetry_and_full_response():
     goal = 12
-    h = pig.HoldAt(4, goal)
-    p = pig.win_probability(h, h, goal)
+    h = pig.hold_at(4, goal)
+    p = pig.win_probability(h, h)
     assert np.allclose(p + p.T, 1.0)  # zero-sum: same policy, swapped seats
     assert p[0, 0] == pytest.approx(0.5)
-    br = pig.best_response(h, goal)
-    full = pig.full_best_response(h, goal)
-    assert (full >= br.win - 1e-12).all()  # stopping at any turn total can only help
+    br = pig.best_response(h)
+    full = pig.full_best_response(h)
+    assert (full.values >= br.values - 1e-12).all()  # stopping at any turn total can only help
+    assert full.policy.shape == (goal, goal, goal) and full.policy[:, :, 0].all()  # a turn starts with a roll
+    assert 1 <= full.iterations < 10_000
+
+
+def test_full_response_reduces_to_hold_at_k_when_its_stopping_rule_is_a_threshold():
+    goal = 10
+    h = pig.hold_at(3, goal)
+    full, br = pig.full_best_response(h), pig.best_response(h)
+    thresholds = 0
+    for i, j in itertools.product(range(goal), repeat=2):
+        rolls = full.policy[i, j, : goal - i]
+        k = int(np.argmin(rolls)) if not rolls.all() else goal - i
+        if rolls[:k].all() and not rolls[k:].any():  # roll below k, hold from k on
+            thresholds += 1
+            assert full.values[i, j] == pytest.approx(br.values[i, j], abs=1e-12)
+    assert thresholds > goal * goal // 2
 
 
 def test_ties_change_values_as_they_should():
-    goal = 10
-    h = pig.HoldAt(3, goal)
-    v = [pig.best_response(h, goal, tie=t).value for t in (0.0, 0.5, 1.0)]
+    h = pig.hold_at(3, 10)
+    v = [pig.best_response(h, tie=t).value for t in (0.0, 0.5, 1.0)]
     assert v[0] < v[1] < v[2]
+
+
+# --------------------------------------------------------------------------- three players
 
 
 @pytest.mark.parametrize("goal", [3, 6])
 def test_three_players_against_exact_fractions(goal):
-    o1, o2 = pig.HoldAt(2, goal, players=3), pig.HoldAt(3, goal, players=3)
-    fast = pig.best_response_3p(o1, o2, goal)
-    exact = pig.best_response_3p_exact(o1, o2, goal)
-    assert max(abs(fast[key] - float(v)) for key, v in exact.items()) < 1e-14
+    o1, o2 = pig.hold_at(2, goal), pig.hold_at(3, goal)
+    fast = pig.best_response_3p(o1, o2)
+    exact = reference.exact_best_response_3p(o1, o2)
+    assert fast.values.shape == exact.values.shape == (goal, goal, goal)
+    assert np.abs(fast.values - exact.values.astype(float)).max() < 1e-14
+    assert fast.policy == exact.policy
 
 
 def test_three_players_symmetric_in_the_opponents():
-    goal = 15
-    a, b = pig.HoldAt(4, goal, players=3), pig.HoldAt(6, goal, players=3)
-    assert pig.best_response_3p(a, b, goal)[0, 0, 0] == pytest.approx(
-        pig.best_response_3p(b, a, goal)[0, 0, 0]
-    )
+    a, b = pig.hold_at(4, 15), pig.hold_at(6, 15)
+    ab, ba = pig.best_response_3p(a, b), pig.best_response_3p(b, a)
+    assert ab.value == pytest.approx(ba.value)
+    assert np.allclose(ab.values, ba.values.transpose(0, 2, 1))
+
+
+# --------------------------------------------------------------------------- sequential Pig
 
 
 def test_sequential_pig_known_value():
-    assert pig.sequential_optimal().first_player == pytest.approx(0.530592725, abs=5e-10)
+    sol = pig.sequential_optimal()
+    assert sol.value == pytest.approx(0.530592725, abs=5e-10)  # Neller and Presser
+    assert sol.converged and sol.iterations > 1
+    t = sol.first_hold(0, 0)
+    assert sol.policy[0, 0, 1:t].all() and not sol.policy[0, 0, t]
 
 
 @pytest.mark.parametrize("goal", [2, 5, 10])
@@ -126,22 +210,66 @@ def test_sequential_against_plain_value_iteration(goal):
             break
     for i, j, t in itertools.product(range(goal), range(goal), range(goal)):
         if i + t < goal:
-            assert sol.win[i, j, t] == pytest.approx(P[i, j, t], abs=1e-11)
+            assert sol.values[i, j, t] == pytest.approx(P[i, j, t], abs=1e-11)
+
+
+# --------------------------------------------------------------------------- the fixed-point convention
+
+
+@pytest.mark.parametrize(
+    ("call", "what"),
+    [
+        (lambda: reference.paper_value_iteration(pig.hold_at(3, 8), max_iter=2), "value iteration"),
+        (lambda: pig.full_best_response(pig.hold_at(3, 8), max_iter=1), "stopping iteration"),
+        (lambda: pig.sequential_optimal(8, max_iter=1), "sequential Pig"),
+        (lambda: pig.equilibrium(4, max_iter=1), "stage-game fixed point"),
+        (lambda: pig.svima(4, max_iter=1), "stage-game fixed point"),
+    ],
+)
+def test_every_fixed_point_loop_raises_when_its_budget_runs_out(call, what):
+    with pytest.raises(pig.NotConverged, match=what) as info:
+        call()
+    err = info.value
+    assert isinstance(err, RuntimeError) and err.residual >= err.tol and err.max_iter in (1, 2)
+    assert f"max_iter={err.max_iter}" in str(err) and "residual" in str(err)
+
+
+def test_the_same_loops_converge_within_their_default_budget():
+    h = pig.hold_at(3, 8)
+    results = [
+        reference.paper_value_iteration(h),
+        pig.full_best_response(h),
+        pig.sequential_optimal(8),
+        pig.equilibrium(4),
+        pig.svima(4),
+    ]
+    for res in results:
+        assert res.converged and res.iterations >= 2
+        assert isinstance(res, pig.Solution) and res.values.shape[:2] == (res.goal, res.goal)
+
+
+# --------------------------------------------------------------------------- bad input
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
         (lambda: pig.hold_distribution(0), "k must be >= 1"),
-        (lambda: pig.HoldAt(0), "n must be >= 1"),
-        (lambda: pig.HoldAt(5, goal=0), "goal must be >= 1"),
-        (lambda: pig.best_response(np.ones((5, 5), int), goal=6), "shape"),
-        (lambda: pig.best_response(np.zeros((6, 6), int), goal=6), "hold values must be in 1..6"),
-        (lambda: pig.best_response(np.ones((6, 6)), goal=6), "integer hold values"),
-        (lambda: pig.best_response(pig.HoldAt(3, 6), goal=6, tie=2), "tie must be in"),
-        (lambda: pig.best_response_3p(pig.HoldAt(3, 6), pig.HoldAt(3, 6), 6), "shape"),
+        (lambda: pig.hold_at(0), "n must be >= 1"),
+        (lambda: pig.hold_at(5, goal=0), "goal must be >= 1"),
+        (lambda: pig.hold_at(7, goal=6, cap=False), "n must be at most goal"),
+        (lambda: pig.best_response(np.ones((5, 5), int), goal=6), "opponent must have shape"),
+        (lambda: pig.best_response(np.zeros((6, 6), int)), "opponent is not a valid policy: hold values"),
+        (lambda: pig.best_response(np.ones((6, 6))), "integer hold values"),
+        (lambda: pig.best_response(np.ones((6, 5), int)), "shape"),
+        (lambda: pig.best_response(pig.hold_at(3, 6), tie=2), "tie must be in"),
+        (lambda: pig.win_probability(pig.hold_at(3, 6), pig.hold_at(3, 7)), "policy_b must have shape"),
+        (lambda: pig.best_response_3p(pig.hold_at(3, 6).two_player(), pig.hold_at(3, 6)), "simple policy"),
         (lambda: pig.sequential_optimal(0), "goal must be >= 1"),
-        (lambda: pig.value_iteration(pig.HoldAt(3, 6), 6, max_iter=0), "max_iter must be >= 1"),
+        (lambda: pig.sequential_optimal(5, tol=0), "tol must be"),
+        (lambda: reference.paper_value_iteration(pig.hold_at(3, 6), max_iter=0), "max_iter must be >= 1"),
+        (lambda: pig.symmetric_value_iteration(6, sweeps=1), "sweeps must be >= 2"),
+        (lambda: pig.stage_game(np.zeros((3, 3)), 3, 0), "i must be in 0..2"),
     ],
 )
 def test_bad_input(call, message):
@@ -149,39 +277,70 @@ def test_bad_input(call, message):
         call()
 
 
-# --------------------------------------------------------------------------- part 2: both players rational
+# --------------------------------------------------------------------------- both players rational
 
 
 @pytest.mark.parametrize("goal", [2, 6, 12])
 def test_equilibrium_is_symmetric_and_solves_every_stage_game(goal):
-    from dicelab import games
-
     eq = pig.equilibrium(goal)
-    assert eq.value[0, 0] == pytest.approx(0.5, abs=1e-12)
-    assert np.allclose(eq.value + eq.value.T, 1.0, atol=1e-11)
-    T = pig.hold_table(goal)
-    W = pig._padded_values(goal, 0.5)
-    W[:goal, :goal] = eq.value
+    assert eq.value == pytest.approx(0.5, abs=1e-12)
+    assert np.allclose(eq.values + eq.values.T, 1.0, atol=1e-11)
     for i, j in itertools.product(range(goal), repeat=2):
-        A, C = pig._stage_matrices(i, j, W, T, goal)
-        M = A + C * eq.value[i, j]
-        x, y = eq.row[i, j, : goal - i], eq.col[i, j, : goal - j]
-        assert games.solve_matrix_game(M).value == pytest.approx(eq.value[i, j], abs=1e-10)
-        assert (x @ M).min() >= eq.value[i, j] - 1e-9 and (M @ y).max() <= eq.value[i, j] + 1e-9
+        A, C = pig.stage_game(eq.values, i, j)
+        M = A + C * eq.values[i, j]
+        x, y = eq.policy[i, j, : goal - i], eq.opponent[i, j, : goal - j]
+        assert games.solve_matrix_game(M).value == pytest.approx(eq.values[i, j], abs=1e-10)
+        assert (x @ M).min() >= eq.values[i, j] - 1e-9 and (M @ y).max() <= eq.values[i, j] + 1e-9
+        assert eq.pure[i, j] == (x.max() > 1 - 1e-12 and y.max() > 1 - 1e-12)
 
 
 def test_svima_is_the_upper_value_of_pure_stage_games():
     goal = 10
-    sv = pig.svima(goal)
-    eq = pig.equilibrium(goal)
-    assert sv.pure.all()
-    assert sv.value[goal - 1, goal - 1] >= eq.value[goal - 1, goal - 1] - 1e-12  # the follower gains
+    sv, eq = pig.svima(goal), pig.equilibrium(goal)
+    assert sv.pure.all() and sv.n_lp == 0
+    assert sv.value >= eq.value - 1e-12  # B leads, A follows: the follower cannot lose by it
+    for i, j in itertools.product(range(goal), repeat=2):
+        A, C = pig.stage_game(sv.values, i, j)
+        M = A + C * sv.values[i, j]
+        assert sv.values[i, j] == pytest.approx(M.max(axis=0).min(), abs=1e-12)  # min over B of max over A
+    a, b = sv.most_likely_policy(), sv.most_likely_opponent_policy()
+    assert a.table.shape == b.table.shape == (goal, goal)
 
 
-def test_symmetric_value_iteration_records_its_cycle():
-    res = pig.symmetric_value_iteration(goal=30, max_iter=40)
-    assert len(res.policies) == 41 and len(res.values) == 41
+def period_by_brute_force(history, longest=10):
+    n = len(history) - 1
+    for q in range(1, longest + 1):
+        if n >= 2 * q and all((history[n - t] == history[n - t - q]).all() for t in range(q)):
+            return q
+    return 0
+
+
+@pytest.mark.parametrize(("goal", "sweeps"), [(20, 30), (50, 40)])
+def test_symmetric_value_iteration_reports_what_it_did(goal, sweeps):
+    res = pig.symmetric_value_iteration(goal, sweeps=sweeps, start=min(25, goal))
+    vh, ph = res.value_history, res.policy_history
+    assert vh.shape == ph.shape == (sweeps + 1, goal, goal) and res.iterations == sweeps
+    assert (vh[0] == 0).all() and (ph[0] == pig.hold_at(min(25, goal), goal).two_player()).all()
+    assert np.array_equal(res.values, vh[-1]) and np.array_equal(res.policy.table, ph[-1])
+    assert res.residual == np.abs(vh[-1] - vh[-2]).max()
+    assert res.period == period_by_brute_force(ph)
+    assert res.converged == (res.period == 1 and res.residual < 1e-12)
     if res.period:
-        n = len(res.policies) - 1
-        assert np.array_equal(res.policies[n], res.policies[n - res.period])
-        assert res.cycling.any() == (res.period > 1)
+        start = res.cycle_start
+        assert all((ph[s] == ph[s + res.period]).all() for s in range(start, sweeps + 1 - res.period))
+        assert start == 0 or not (ph[start - 1] == ph[start - 1 + res.period]).all()
+        changed = np.zeros((goal, goal), dtype=bool)
+        for p in res.cycle:
+            changed |= p.table != res.cycle[0].table
+        assert np.array_equal(res.cycling, changed) and res.cycling.any() == (res.period > 1)
+    else:
+        assert res.cycle_start == -1 and res.cycle == [] and not res.cycling.any()
+    if res.converged:  # a policy that is its own best response: a pure symmetric equilibrium
+        assert np.abs(pig.best_response(res.policy).values - res.values).max() < 1e-9
+
+
+def test_symmetric_value_iteration_cycles_at_goal_50_as_at_100():
+    res = pig.symmetric_value_iteration(50, sweeps=40)
+    assert res.period == 2 and not res.converged and res.cycling.any()
+    l1, l2 = res.cycle
+    assert l1 != l2 and np.array_equal(res.cycling, l1.table != l2.table)

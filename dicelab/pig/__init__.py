@@ -1,0 +1,98 @@
+"""Simultaneous Pig: hold-at-k turns, best responses for two and three players, sequential Pig,
+and the game between two rational players.
+
+Serves ``simultaneous-pig.txt`` and notebook ``03_simultaneous_pig.ipynb``.
+
+The game
+--------
+Every player rolls one die at the same time, turn after turn. Within a turn a player keeps
+rolling until holding; a 1 wipes the turn total out. When every player has held or rolled a
+1, the turn ends and the turn totals are banked. The first to reach ``goal`` (100) wins; if
+``m`` players reach it in the same turn, each gets ``1/m`` (with two players, ``tie``).
+
+Notation (the paper's)
+----------------------
+``X_k``
+    the turn total of a player who holds at ``k``: ``0`` after a 1, else ``k, ..., k+5``.
+``p(i, j)``
+    player A's probability of winning from the start of a turn with A on ``i`` and B on
+    ``j`` points: the ``values`` of every solver's result.
+policy
+    a :class:`Policy`: hold values by state, ``policy[own, other]``, or ``policy[own]``
+    for a *simple* policy such as :func:`hold_at`.
+
+Exactness: the distributions of ``X_k`` are exact fractions; the solvers are float64, each
+checked against exact fractions on small goals (:mod:`dicelab.pig.reference`). The paper's
+own algorithms are in :mod:`dicelab.pig.reference` too (``paper_*``).
+
+>>> from dicelab import pig
+>>> round(pig.best_response(pig.hold_at(25)).value, 4)
+0.5231
+"""
+
+# ruff: noqa: I001 (the imports follow the package's reading order, not the alphabet)
+
+# the turn: hold-at-k distributions (turns)
+from dicelab.pig.turns import GOAL, deviation_threshold, hold_distribution, hold_table, one_turn_win
+
+# policies (policy)
+from dicelab.pig.policy import Policy, hold_at
+
+# results and the fixed-point convention (solution)
+from dicelab.pig.solution import BestResponse, NotConverged, Solution
+
+# two players against a fixed opponent (two_player)
+from dicelab.pig.two_player import best_response, full_best_response, win_probability
+
+# three players against simple opponents (three_player)
+from dicelab.pig.three_player import best_response_3p
+
+# classic turn-taking Pig (sequential)
+from dicelab.pig.sequential import SequentialSolution, sequential_optimal
+
+# both players rational: the stochastic game (stochastic_game)
+from dicelab.pig.stochastic_game import (
+    Equilibrium,
+    SymmetricIteration,
+    equilibrium,
+    stage_game,
+    svima,
+    symmetric_value_iteration,
+)
+
+# the paper's algorithms and exact cross-checks, as pig.reference.paper_* and pig.reference.exact_*
+from dicelab.pig import reference
+
+__all__ = [
+    # turns
+    "GOAL",
+    "hold_distribution",
+    "hold_table",
+    "one_turn_win",
+    "deviation_threshold",
+    # policies
+    "Policy",
+    "hold_at",
+    # results
+    "Solution",
+    "BestResponse",
+    "NotConverged",
+    # two players
+    "best_response",
+    "win_probability",
+    "full_best_response",
+    # three players
+    "best_response_3p",
+    # sequential Pig
+    "SequentialSolution",
+    "sequential_optimal",
+    # the stochastic game
+    "stage_game",
+    "Equilibrium",
+    "equilibrium",
+    "svima",
+    "SymmetricIteration",
+    "symmetric_value_iteration",
+    # the paper's algorithms and exact cross-checks
+    "reference",
+]

@@ -1,0 +1,82 @@
+"""Classic (turn-taking) Pig, optimal play: the baseline the paper starts from.
+
+Serves the paper's introduction (Neller and Presser's solution of two-player Pig).
+
+The state is ``(i, j, t)``: the player to move has ``i`` points, the opponent ``j``, and the
+turn total is ``t``. Rolling a 1 or holding passes the turn; the first to ``goal`` wins.
+The states ``(i, j, .)`` and ``(j, i, .)`` feed each other only through the turn passing,
+so each pair of score states is iterated to its fixed point, pairs in decreasing order of
+``i + j`` (value iteration as Neller and Presser describe, organised by score pairs).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dicelab.pig import _kernels
+from dicelab.pig.solution import Solution, _check_budget, _check_converged, _check_tol
+from dicelab.pig.turns import GOAL, _check_goal
+
+__all__ = ["SequentialSolution", "sequential_optimal"]
+
+
+@dataclass(frozen=True, eq=False)
+class SequentialSolution(Solution):
+    """Optimal play of classic Pig.
+
+    ``values[i, j, t]``: the winning probability of the player to move with ``i`` points,
+    the opponent on ``j`` and turn total ``t``; ``policy[i, j, t]``: True where that player
+    rolls (ties go to rolling); ``value``: the chance that the player who starts wins.
+
+    >>> sol = sequential_optimal(goal=4)
+    >>> round(sol.value, 6), sol.first_hold(0, 0)
+    (0.818182, 4)
+    """
+
+    def first_hold(self, i: int, j: int) -> int:
+        """The smallest turn total at which the optimal player on ``i`` points (opponent on ``j``) holds.
+
+        Parameters
+        ----------
+        i, j : int
+            The scores of the player to move and of the opponent, below ``goal``.
+
+        Returns
+        -------
+        int
+            The least ``t >= 1`` with ``policy[i, j, t]`` False, or ``goal - i``.
+
+        >>> sequential_optimal(goal=20).first_hold(10, 0)
+        10
+        """
+        for t in range(1, self.goal - i):
+            if not self.policy[i, j, t]:
+                return t
+        return self.goal - i
+
+
+def sequential_optimal(goal: int = GOAL, *, tol: float = 1e-13, max_iter: int = 10_000) -> SequentialSolution:
+    """Classic two-player Pig (turns taken in order); optimal play may hold at any turn total.
+
+    Parameters
+    ----------
+    goal : int
+        The target score.
+    tol : float
+        Each pair of score states is iterated until the change is below ``tol``.
+    max_iter : int
+        Iterations allowed per pair; :class:`~dicelab.pig.NotConverged` beyond.
+
+    Returns
+    -------
+    SequentialSolution
+        ``values``, ``policy`` (roll or hold) and ``iterations`` (the most any pair needed).
+
+    >>> round(sequential_optimal(goal=20).value, 6)
+    0.615559
+    """
+    goal = _check_goal(goal)
+    tol, max_iter = _check_tol(tol), _check_budget(max_iter)
+    win, roll, iterations, residual = _kernels.sequential_pairs(goal, tol, max_iter)
+    iterations = _check_converged("sequential Pig's pair iteration", iterations, residual, tol, max_iter)
+    return SequentialSolution(goal, win, roll, iterations, True)

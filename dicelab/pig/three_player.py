@@ -1,0 +1,48 @@
+"""Three players: A's best response to two opponents with simple strategies.
+
+Serves the paper's "Three players with independent strategies" (Fig. 5, Table S4).
+
+States are ``(i, j1, j2)``: A on ``i`` points, opponents B1 and B2 on ``j1`` and ``j2``.
+Each opponent plays a *simple* policy (hold values by its own score, e.g. "hold at n").
+Players who reach the goal in the same turn share the win: ``1/m`` each for ``m`` of them.
+As for two players, scores never fall and the only way back to a state is every player
+scoring 0, so one reverse sweep with the self-loop in closed form solves the MDP.
+"""
+
+from __future__ import annotations
+
+from dicelab.pig import _kernels
+from dicelab.pig.policy import Policy, _resolve
+from dicelab.pig.solution import BestResponse
+from dicelab.pig.turns import _hold_table
+
+__all__ = ["best_response_3p"]
+
+
+def best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
+    """A's best hold-at-k response against two opponents with simple strategies.
+
+    The sweep keeps, for every solved row, the average over opponent 2's turn, so each
+    state costs 7 opponent outcomes instead of 49.
+
+    Parameters
+    ----------
+    opponent1, opponent2 : Policy or array_like
+        Simple policies (hold values by own score), e.g. ``hold_at(25)``.
+    goal : int, optional
+        The target score; by default the opponents'.
+
+    Returns
+    -------
+    BestResponse
+        ``values[i, j1, j2]`` (A's chance from the start is ``value``) and ``policy``, A's
+        hold values as a three-player :class:`~dicelab.pig.Policy`; ``iterations=1``.
+
+    >>> from dicelab.pig import hold_at
+    >>> res = best_response_3p(hold_at(2, goal=6), hold_at(3, goal=6))
+    >>> res.values.shape, res.policy[0, 0, 0], round(res.value, 6)
+    ((6, 6, 6), np.int64(6), 0.637079)
+    """
+    goal, o1, o2 = _resolve(goal, {"opponent1": opponent1, "opponent2": opponent2}, simple=True)
+    win, pol = _kernels.best_response_3p_sweep(goal, _hold_table(goal), o1.table.copy(), o2.table.copy())
+    return BestResponse(goal, win, Policy(pol), 1, True)

@@ -1,0 +1,122 @@
+"""Two players: A's best response to a fixed opponent, and the value of a pair of policies.
+
+Serves the paper's "Optimal strategy given independent opponent strategy" (Figs. 1-3).
+
+With B's policy fixed, A faces a Markov decision process on states ``(i, j)`` (A on ``i``
+points, B on ``j``), with ``p(i, j)`` A's winning probability and terminal values 1 (A alone
+reaches the goal), ``tie`` (both do; 1/2 by the paper's rules) and 0 (B alone). A turn
+never lowers a score, so every state depends only on states with higher scores and on
+itself, through the turn in which both players score 0. For A's action ``k`` against B's
+``k'`` that self-loop makes ``q_k = a_k + c_k p`` with ``c_k = P(X_k = 0) P(X_{k'} = 0)``,
+so ``p = max_k a_k / (1 - c_k)``: one reverse sweep solves the MDP exactly (in float64).
+The paper's value iteration (Algorithm 0.1) is
+:func:`dicelab.pig.reference.paper_value_iteration`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dicelab.pig import _kernels
+from dicelab.pig.policy import Policy, _resolve
+from dicelab.pig.solution import BestResponse, _check_budget, _check_converged, _check_tie, _check_tol
+from dicelab.pig.turns import _hold_table
+
+__all__ = ["best_response", "win_probability", "full_best_response"]
+
+
+def best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestResponse:
+    """Player A's optimal hold-at-k policy against a fixed opponent policy (two players).
+
+    Parameters
+    ----------
+    opponent : Policy or array_like
+        B's policy: simple (``[own]``) or two-player (``opponent[j, i]`` with B on ``j``).
+    goal : int, optional
+        The target score; by default the opponent policy's.
+    tie : float
+        A's reward when both reach the goal in the same turn (1/2: shared).
+
+    Returns
+    -------
+    BestResponse
+        ``values[i, j]`` (``p(i, j)``), ``policy`` (A's hold values), ``iterations=1``.
+
+    >>> from dicelab.pig import hold_at
+    >>> res = best_response(hold_at(25))
+    >>> res.policy[0, 0], round(res.value, 7)
+    (np.int64(21), 0.5231393)
+    """
+    goal, opp = _resolve(goal, {"opponent": opponent})
+    win, pol = _kernels.best_response_sweep(goal, _hold_table(goal), opp.two_player(), _check_tie(tie))
+    return BestResponse(goal, win, Policy(pol), 1, True)
+
+
+def win_probability(policy_a, policy_b, goal: int | None = None, *, tie=0.5) -> np.ndarray:
+    """A's winning probability ``p[i, j]`` when A plays ``policy_a`` and B plays ``policy_b``.
+
+    Parameters
+    ----------
+    policy_a, policy_b : Policy or array_like
+        Each player's policy on its own states (``[own, other]``, or simple ``[own]``).
+    goal : int, optional
+        The target score; by default the policies'.
+    tie : float
+        A's reward when both reach the goal in the same turn.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``p[i, j]`` for ``i, j < goal``, solved exactly (in float64) in one reverse sweep.
+
+    >>> from dicelab.pig import hold_at
+    >>> h = hold_at(2, goal=5)
+    >>> round(float(win_probability(h, h)[0, 0]), 12)
+    0.5
+    """
+    goal, pa, pb = _resolve(goal, {"policy_a": policy_a, "policy_b": policy_b})
+    return _kernels.evaluate(goal, _hold_table(goal), pa.two_player(), pb.two_player(), _check_tie(tie))
+
+
+def full_best_response(
+    opponent, goal: int | None = None, *, tie=0.5, tol: float = 1e-15, max_iter: int = 10_000
+) -> BestResponse:
+    """A's best response when A may hold at *any* turn total (not only "hold at k").
+
+    Within a turn A sees only its own rolls, so its choice is an optimal stopping problem on
+    its turn total, against the distribution of B's turn. In each state the value solves
+    ``v = V(0; v)`` (a 1 costs the turn and, if B also scores 0, returns to the state),
+    iterated until the change is below ``tol``.
+
+    Parameters
+    ----------
+    opponent : Policy or array_like
+        B's hold-at-k policy (simple or two-player).
+    goal : int, optional
+        The target score; by default the opponent policy's.
+    tie : float
+        A's reward when both reach the goal in the same turn.
+    tol : float
+        Stop each state's iteration when the change is below ``tol``.
+    max_iter : int
+        Iterations allowed per state; :class:`~dicelab.pig.NotConverged` beyond.
+
+    Returns
+    -------
+    BestResponse
+        ``values[i, j]``; ``policy[i, j, t]`` is True where A rolls on at turn total ``t``;
+        ``iterations``: the most any state needed.
+
+    >>> from dicelab.pig import hold_at
+    >>> h = hold_at(3, goal=8)
+    >>> full = full_best_response(h)
+    >>> bool((full.values >= best_response(h).values - 1e-12).all())
+    True
+    """
+    goal, opp = _resolve(goal, {"opponent": opponent})
+    tol, max_iter = _check_tol(tol), _check_budget(max_iter)
+    win, roll, iterations, residual = _kernels.stopping_response(
+        goal, _hold_table(goal), opp.two_player(), _check_tie(tie), tol, max_iter
+    )
+    iterations = _check_converged("the within-turn stopping iteration", iterations, residual, tol, max_iter)
+    return BestResponse(goal, win, roll, iterations, True)
