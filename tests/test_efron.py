@@ -55,6 +55,12 @@ def dfs_cycles(weights, allowed, M):
     return best, sorted(found)
 
 
+def optimal_from_log(log):
+    """The best value and the optimal cycles recorded in a search log."""
+    last = max(k for k, step in enumerate(log) if step.action == "new best")
+    return log[last].bound, sorted(s.path for s in log[last:] if s.action in ("new best", "tie"))
+
+
 def canonical(walk):
     k = walk.index(min(walk))
     return tuple(walk[k:] + walk[:k])
@@ -149,17 +155,24 @@ def test_p_beats_mixed_sizes_and_negative_labels():
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(2, 7), st.integers(2, 5), st.integers(0, 2**32 - 1), st.floats(0.2, 0.9))
-def test_max_sum_cycles_equals_brute_force_on_random_digraphs(n, M, seed, density):
+def test_max_sum_cycles_and_search_log_equal_brute_force_on_random_digraphs(n, M, seed, density):
     rng = np.random.default_rng(seed)
     weights = rng.integers(-3, 6, size=(n, n))
     allowed = rng.random((n, n)) < density
     res = e.max_sum_cycles(weights, allowed, M)
+    log = e.search_log(weights, allowed, M)
     np.fill_diagonal(allowed, False)
     best, cycles = brute_force_cycles(weights, allowed, M)
     assert res.value == best
     assert [tuple(c) for c in res.cycles.tolist()] == cycles
     if best is not None:
         assert res.walk_value >= best  # closed walks include the simple cycles
+        assert optimal_from_log(log) == (best, cycles)  # the plain-Python search decides alike
+    else:
+        assert not any(step.action in ("new best", "tie") for step in log)
+    assert all(
+        step.bound < step.best for step in log if step.action == "prune"
+    )  # a pruned branch could not win
 
 
 @pytest.mark.parametrize(("S", "L", "M"), [(3, 4, 3), (3, 5, 3), (3, 5, 4), (4, 4, 3), (4, 4, 4), (3, 6, 5)])
@@ -308,6 +321,99 @@ def test_same_cycle():
     assert e.same_cycle("abcd", "cdab") and not e.same_cycle("abcd", "abdc") and e.same_cycle((), ())
 
 
+# ------------------------------------------------------------------- sums of rolls, closed walks, search log
+
+
+@pytest.mark.parametrize(("L", "S", "rolls"), [(3, 2, 1), (3, 2, 2), (4, 3, 3), (2, 5, 2), (7, 2, 2)])
+def test_sum_of_rolls_counts_every_outcome(L, S, rolls):
+    dice = e.unique_dice(L, S)
+    sums = e.sum_of_rolls(dice, rolls)
+    assert sums.shape == (len(dice), rolls * (L - 1) + 1)
+    for d, row in zip(dice, sums, strict=True):
+        faces = e.die_faces(d)
+        outcomes = [sum(o) for o in itertools.product(faces, repeat=rolls)]
+        assert row.tolist() == [outcomes.count(s) for s in range(len(row))]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 3), st.integers(1, 3), st.data())
+def test_wins_matrix_of_sums_is_the_n_dice_game(L, S, rolls, data):
+    dice = e.unique_dice(L, S)
+    W = e.wins_matrix(e.sum_of_rolls(dice, rolls))
+    i = data.draw(st.integers(0, len(dice) - 1))
+    j = data.draw(st.integers(0, len(dice) - 1))
+    a, b = e.die_faces(dice[i]), e.die_faces(dice[j])
+    assert Fraction(int(W[i, j]), S ** (2 * rolls)) == e.p_beats(a, b, rolls=rolls)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(-3, 6), min_size=1, max_size=4),
+    st.lists(st.integers(-3, 6), min_size=1, max_size=4),
+    st.integers(1, 3),
+)
+def test_p_beats_with_rolls_equals_enumeration(a, b, rolls):
+    outcomes = list(itertools.product(itertools.product(a, repeat=rolls), itertools.product(b, repeat=rolls)))
+    wins = sum(1 for x, y in outcomes if sum(x) > sum(y))
+    assert e.p_beats(a, b, rolls=rolls) == Fraction(wins, len(outcomes))
+
+
+def test_efron_dice_with_two_rolls_each():
+    """The chapter's answer: two arrows of the cycle reverse, two survive, B and D stay even."""
+    A, B, C, D = (0, 0, 4, 4, 4, 4), (3,) * 6, (2, 2, 2, 2, 6, 6), (1, 1, 1, 5, 5, 5)
+    assert [e.p_beats(x, y, rolls=2) for x, y in [(A, B), (B, C), (C, D), (D, A)]] == [
+        Fraction(4, 9),
+        Fraction(4, 9),
+        Fraction(5, 9),
+        Fraction(5, 9),
+    ]
+    assert e.p_beats(B, D, rolls=2) == e.p_beats(D, B, rolls=2) == Fraction(1, 4)
+    # three rolls each: every arrow reversed
+    assert all(e.p_beats(y, x, rolls=3) > Fraction(1, 2) for x, y in [(A, B), (B, C), (C, D), (D, A)])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1), st.floats(0.1, 0.9))
+def test_closed_walks_equal_enumeration(n, M, seed, density):
+    A = np.random.default_rng(seed).random((n, n)) < density
+    walks = sum(
+        1
+        for w in itertools.product(range(n), repeat=M)
+        if all(A[u, v] for u, v in zip(w, w[1:] + w[:1], strict=True))
+    )
+    assert e.closed_walks(A, M) == walks
+
+
+def test_closed_walks_stay_exact_beyond_float_precision():
+    full = np.ones((50, 50), dtype=bool)  # every step allowed: trace(J^M) = 50^M
+    assert e.closed_walks(full, 12) == 50**12
+    assert e.closed_walks(full, 9) == 50**9
+
+
+def test_closed_walks_of_a_3_cycle_overcount_longer_cycles():
+    A = [[0, 1, 0], [0, 0, 1], [1, 0, 0]]
+    assert [e.closed_walks(A, m) for m in range(1, 7)] == [0, 0, 3, 0, 0, 3]
+
+
+def test_search_log_on_efron_dice_and_the_papers_first_set():
+    """Six dice: the best cycle (the paper's first set) is found first; Efron's own branch is pruned."""
+    six = [(4,) * 6, (3,) * 6, (2, 2, 2, 2, 6, 6), (1, 1, 5, 5, 5, 5), (1, 1, 1, 5, 5, 5), (0, 0, 4, 4, 4, 4)]
+    W = e.wins_matrix([e.die_counts(f, 7) for f in six])
+    log = e.search_log(W, e.allowed_edges(W, 19), 4)
+    assert optimal_from_log(log) == (104, [(0, 1, 2, 3)])
+    assert [(s.path, s.bound) for s in log if s.action == "prune"] == [((1, 2), 96)]  # towards Efron's 4 x 24
+    assert log[-1].action == "stop" and log[-1].bound == 96
+
+
+def test_no_cycle_of_the_papers_dice_survives_two_rolls_each():
+    """The two-dice game (beats: more than half of the outcomes) keeps none of the one-die cycles."""
+    dice = e.unique_dice(7, 6)
+    one = e.allowed_edges(e.wins_matrix(dice), 19)
+    two = e.allowed_edges(e.wins_matrix(e.sum_of_rolls(dice, 2)), e.strict_min_wins(36))
+    assert [e.closed_walks(one & two, m) for m in (3, 4)] == [0, 0]
+    assert [e.closed_walks(one & two.T, m) // m for m in (3, 4)] == [54, 0]
+
+
 # --------------------------------------------------------------------------- bad input
 
 
@@ -343,6 +449,15 @@ def test_same_cycle():
             "M must be >= 2",
         ),
         (lambda: e.reference.exact_best_cycles(3, 4, 3, wins=4), "wins must be in 5..9"),
+        (lambda: e.sum_of_rolls(e.unique_dice(3, 2), 0), "rolls must be >= 1"),
+        (lambda: e.sum_of_rolls(e.unique_dice(3, 6), 13), "overflow"),
+        (lambda: e.sum_of_rolls(np.array([[1.0, 2.0]]), 2), "integer label counts"),
+        (lambda: e.p_beats((1, 2), (0,), rolls=0), "rolls must be in 1..100"),
+        (lambda: e.closed_walks(np.ones((2, 3), bool), 3), "square 0/1"),
+        (lambda: e.closed_walks(np.array([[0, 2], [1, 0]]), 3), "square 0/1"),
+        (lambda: e.closed_walks(np.ones((2, 2), bool), 0), "M must be >= 1"),
+        (lambda: e.search_log(np.zeros((2, 2), int), np.ones((2, 2), bool), 1), "M must be >= 2"),
+        (lambda: e.search_log(np.zeros((2, 2)), np.ones((2, 2), bool), 3), "weights must be integers"),
     ],
 )
 def test_bad_input_raises_clear_value_error(call, message):

@@ -30,9 +30,10 @@ the bound of a branch-and-bound.
 
 Modules
 -------
-``dice``       counting and listing dice, faces and label counts
+``dice``       counting and listing dice, faces and label counts, sums of rolls
 ``wins``       win probabilities, the wins matrix ``W = D E^T``, the "beats" threshold
-``search``     the max-sum search over simple cycles, the paper's complete run, cycle counts
+``search``     the max-sum search over simple cycles (and its log), the paper's complete run
+``cycles``     counting nontransitive cycles by closed walks, ``tr(A^M) / M``
 ``reference``  the paper's algorithm as written (``paper_*``) and exact cross-checks (``exact_*``)
 
 Examples
@@ -44,12 +45,13 @@ Examples
 [((3, 3, 3, 3, 3, 3), (2, 2, 2, 2, 6, 6), (1, 1, 1, 5, 5, 5), (0, 0, 4, 4, 4, 4))]
 """
 
-# counting dice: N_{L,S}, the paper's enumeration, faces <-> label counts
+# counting dice: N_{L,S}, the paper's enumeration, faces <-> label counts, sums of rolls
 from dicelab.efron.dice import (
     die_counts,
     die_faces,
     num_unique_dice,
     num_unique_dice_closed_form,
+    sum_of_rolls,
     unique_dice,
 )
 
@@ -57,16 +59,21 @@ from dicelab.efron.dice import (
 from dicelab.efron.wins import allowed_edges, p_beats, strict_min_wins, wins_matrix
 
 # isort: split
-# the max-sum search: simple cycles of largest total wins, the paper's run, cycle counts
+# the max-sum search: simple cycles of largest total wins, its log, the paper's run
 from dicelab.efron.search import (
     CycleSearch,
+    SearchStep,
     best_cycles,
-    count_cycles,
     max_sum_cycles,
     maxplus_product,
     same_cycle,
     search_all,
+    search_log,
 )
+
+# isort: split
+# counting nontransitive cycles: closed walks, tr(A^M) / M
+from dicelab.efron.cycles import closed_walks, count_cycles
 
 # isort: split
 # reference code, called as efron.reference.paper_max_sum_walks / efron.reference.exact_*
@@ -79,6 +86,7 @@ __all__ = [
     "unique_dice",
     "die_faces",
     "die_counts",
+    "sum_of_rolls",
     # what beats what
     "wins_matrix",
     "p_beats",
@@ -86,11 +94,15 @@ __all__ = [
     "allowed_edges",
     # the max-sum search
     "CycleSearch",
+    "SearchStep",
     "max_sum_cycles",
+    "search_log",
     "maxplus_product",
     "same_cycle",
     "best_cycles",
     "search_all",
+    # counting cycles
+    "closed_walks",
     "count_cycles",
     # reference code
     "reference",

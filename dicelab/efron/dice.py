@@ -16,6 +16,10 @@ faces
 
 ``N_{L,S}`` is the number of distinct dice: ``N_{1,s} = 1`` and
 ``N_{L,S} = sum_{i=0}^{S} N_{L-1,i}``, in closed form ``C(S+L-1, L-1)``.
+
+Rolling a die ``n`` times and adding gives another die: its faces are the
+``S**n`` equally likely sums, with labels ``0 .. n(L-1)``; its label counts are
+the ``n``-fold convolution of ``d`` with itself (:func:`sum_of_rolls`).
 """
 
 from __future__ import annotations
@@ -27,7 +31,14 @@ import numpy as np
 
 from dicelab._checks import check_int, check_sequence
 
-__all__ = ["num_unique_dice", "num_unique_dice_closed_form", "unique_dice", "die_faces", "die_counts"]
+__all__ = [
+    "num_unique_dice",
+    "num_unique_dice_closed_form",
+    "unique_dice",
+    "die_faces",
+    "die_counts",
+    "sum_of_rolls",
+]
 
 
 def _labels_and_sides(L, S) -> tuple[int, int]:
@@ -185,3 +196,61 @@ def die_counts(faces, L: int) -> np.ndarray:
     faces = check_sequence("faces", faces, what="labels")
     labels = [check_int(f"faces[{k}]", f, 0, L - 1) for k, f in enumerate(faces)]
     return np.bincount(np.array(labels), minlength=L).astype(np.int64)
+
+
+def _count_matrix(dice, name: str = "dice") -> np.ndarray:
+    """Dice as label counts, one per row, checked: a non-empty ``(N, L)`` ``int64`` array, no negatives."""
+    D = np.asarray(dice)
+    if D.ndim != 2 or D.shape[0] == 0 or D.shape[1] == 0:
+        raise ValueError(f"{name} must be a non-empty 2-D array (N, L) of label counts, got shape {D.shape}")
+    if not np.issubdtype(D.dtype, np.integer):
+        raise ValueError(f"{name} must hold integer label counts, got dtype {D.dtype}")
+    if (D < 0).any():
+        raise ValueError(f"{name} must hold non-negative label counts")
+    return D.astype(np.int64)
+
+
+def sum_of_rolls(dice, rolls: int) -> np.ndarray:
+    """Label counts of the sum of ``rolls`` independent rolls of each die.
+
+    A die with label counts ``d`` rolled ``n`` times shows the sum ``s`` in
+    ``c[s]`` of its ``S**n`` equally likely outcomes, where ``c`` holds the
+    coefficients of ``(d_0 + d_1 x + ... + d_{L-1} x^{L-1})**n`` (``d``
+    convolved with itself ``n`` times). The sum is itself a die with ``S**n``
+    faces and labels ``0 .. n(L-1)``, so ``wins_matrix(sum_of_rolls(dice, n))``
+    is the wins matrix of the game in which each player rolls ``n`` times and adds.
+
+    Parameters
+    ----------
+    dice : array_like of int, shape (N, L)
+        One die per row, as label counts (e.g. :func:`unique_dice`).
+    rolls : int
+        Rolls of each die, ``rolls >= 1``; ``S**rolls`` must stay below ``2**31``
+        so that wins matrices of the sums fit in ``int64``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64`` array of shape ``(N, rolls * (L - 1) + 1)``; row ``i`` sums to ``S_i**rolls``.
+
+    Examples
+    --------
+    A die with faces 0 and 2, rolled twice: the sums 0, 2, 2, 4.
+
+    >>> sum_of_rolls([[1, 0, 1]], 2)
+    array([[1, 0, 2, 0, 1]])
+    """
+    D = _count_matrix(dice)
+    rolls = check_int("rolls", rolls, 1)
+    if int(D.sum(axis=1).max()) ** rolls >= 2**31:
+        raise ValueError(
+            f"rolls = {rolls} gives more than 2**31 outcomes per die: the wins matrix would overflow int64"
+        )
+    n, L = D.shape
+    out = D
+    for _ in range(rolls - 1):
+        nxt = np.zeros((n, out.shape[1] + L - 1), dtype=np.int64)
+        for label in range(L):  # add `label` to every sum so far, in d[label] ways
+            nxt[:, label : label + out.shape[1]] += out * D[:, label : label + 1]
+        out = nxt
+    return out

@@ -12,7 +12,10 @@ when each die beats the next. The paper's objective is the largest sum of wins
 
 with ``(A (x) B)[i, j] = max_k A[i, k] + B[k, j]``. A closed walk may visit a die
 twice, so :func:`max_sum_cycles` searches *simple cycles*, with the dynamic
-program as the bound of a branch-and-bound.
+program as the bound of a branch-and-bound; :func:`search_log` runs the same
+search in plain Python and records every decision, for reading on small cases.
+
+How many nontransitive cycles there are at all is counted in :mod:`dicelab.efron.cycles`.
 """
 
 from __future__ import annotations
@@ -28,12 +31,13 @@ from dicelab.efron.wins import allowed_edges, strict_min_wins, wins_matrix
 
 __all__ = [
     "CycleSearch",
+    "SearchStep",
     "maxplus_product",
     "max_sum_cycles",
+    "search_log",
     "same_cycle",
     "best_cycles",
     "search_all",
-    "count_cycles",
 ]
 
 
@@ -57,6 +61,36 @@ class CycleSearch:
     value: int | None
     cycles: np.ndarray
     walk_value: int | None
+
+
+@dataclass(frozen=True)
+class SearchStep:
+    """One decision of the branch-and-bound search, as recorded by :func:`search_log`.
+
+    Attributes
+    ----------
+    path : tuple of int
+        The nodes chosen so far, the start ``l_0`` first; the last one is the node just considered.
+    wins : int
+        The weight of the steps along ``path``.
+    bound : int or None
+        ``wins`` plus the best walk from the last node back to ``l_0`` in the
+        steps that remain (for a start: the best closed walk through it);
+        ``None`` when no such walk exists.
+    best : int or None
+        The best cycle value found before this decision.
+    action : str
+        ``"start"`` (a start node is searched), ``"stop"`` (its bound is below
+        ``best``: it and every later start are cut), ``"dead end"`` (no walk
+        back), ``"prune"`` (``bound < best``), ``"extend"`` (the path grows),
+        ``"new best"`` or ``"tie"`` (a whole cycle, of value ``bound``).
+    """
+
+    path: tuple[int, ...]
+    wins: int
+    bound: int | None
+    best: int | None
+    action: str
 
 
 def maxplus_product(A, B) -> np.ndarray:
@@ -89,6 +123,19 @@ def maxplus_product(A, B) -> np.ndarray:
     if not (np.issubdtype(A.dtype, np.integer) and np.issubdtype(B.dtype, np.integer)):
         raise ValueError("maxplus_product takes integer arrays")
     return _kernels.maxplus_dense(A.astype(np.int64), B.astype(np.int64))
+
+
+def _digraph(weights, allowed) -> tuple[np.ndarray, np.ndarray]:
+    """A weighted digraph, checked: ``int64`` weights and a boolean step mask without loops."""
+    weights = np.asarray(weights)
+    allowed = np.asarray(allowed, dtype=bool)
+    if weights.ndim != 2 or weights.shape[0] != weights.shape[1] or allowed.shape != weights.shape:
+        raise ValueError("weights and allowed must be square arrays of the same shape")
+    if not np.issubdtype(weights.dtype, np.integer):
+        raise ValueError(f"weights must be integers, got dtype {weights.dtype}")
+    allowed = allowed.copy()
+    np.fill_diagonal(allowed, False)
+    return weights.astype(np.int64), allowed
 
 
 def _cycles_in(indptr, indices, weights, M: int) -> CycleSearch:
@@ -144,18 +191,101 @@ def max_sum_cycles(weights, allowed, M: int) -> CycleSearch:
     (6, [[0, 1, 2]], 6)
     """
     M = check_int("M", M, 2)
-    weights = np.asarray(weights)
-    allowed = np.asarray(allowed, dtype=bool)
-    if weights.ndim != 2 or weights.shape[0] != weights.shape[1] or allowed.shape != weights.shape:
-        raise ValueError("weights and allowed must be square arrays of the same shape")
-    if not np.issubdtype(weights.dtype, np.integer):
-        raise ValueError(f"weights must be integers, got dtype {weights.dtype}")
-    allowed = allowed.copy()
-    np.fill_diagonal(allowed, False)
+    weights, allowed = _digraph(weights, allowed)
     indptr, indices, w = _kernels.csr(weights, allowed)
     if w.size and np.abs(w).max() * M >= 2**39:
         raise ValueError("weights too large for the int64 max-plus search")
     return _cycles_in(indptr, indices, w, M)
+
+
+def _walks_home(l0: int, w, succ, steps: int, above: bool) -> list[list[int | None]]:
+    """``home[r][c]``: the best ``r``-step walk from ``c`` to ``l0`` (``None``: none); with
+    ``above``, only walks from ``c > l0`` through nodes ``> l0``."""
+    n = len(succ)
+    home = [[None] * n for _ in range(steps + 1)]
+    home[0][l0] = 0
+    for r in range(1, steps + 1):
+        for c in range(n):
+            if not (above and c <= l0):
+                options = [w[c][k] + home[r - 1][k] for k in succ[c] if home[r - 1][k] is not None]
+                home[r][c] = max(options, default=None)
+    return home
+
+
+def search_log(weights, allowed, M: int) -> list[SearchStep]:
+    """The branch-and-bound of :func:`max_sum_cycles` in plain Python, every decision recorded.
+
+    Each simple cycle is found from its smallest node ``l_0``. The start nodes
+    are taken by decreasing *bound*, the best closed ``M``-walk through them
+    (the paper's ``S`` matrices); once a start's bound is below the best cycle
+    found, no cycle through it or any later start can do better, and the search
+    stops. From a start, a depth-first search extends a path of distinct
+    nodes above ``l_0``. A path with ``wins`` so far, whose last node is ``c``,
+    can at best be completed by the best walk from ``c`` back to ``l_0`` in the
+    remaining steps (repeats allowed, so it is at least as good as any real
+    completion): if ``wins + that`` is below the best cycle found, the branch
+    is pruned. Ties are kept, so every optimal cycle is found.
+
+    Meant for reading the search on small graphs (tens of nodes); the compiled
+    :func:`max_sum_cycles` makes the same decisions.
+
+    Parameters
+    ----------
+    weights : array_like of int, shape (n, n)
+        ``weights[i, j]`` is the weight of the step ``i -> j``.
+    allowed : array_like of bool, shape (n, n)
+        Which steps may be taken; the diagonal is ignored.
+    M : int
+        Cycle length, ``M >= 2``.
+
+    Returns
+    -------
+    list of SearchStep
+        The decisions in the order they are made. The optimal cycles are the
+        paths of the last ``"new best"`` step and of the ``"tie"`` steps after it.
+
+    Examples
+    --------
+    >>> log = search_log([[0, 1, 1], [1, 0, 2], [3, 1, 0]], [[0, 1, 1], [1, 0, 1], [1, 1, 0]], 3)
+    >>> [(step.path, step.bound, step.action) for step in log]
+    [((0,), 6, 'start'), ((0, 1), 6, 'extend'), ((0, 1, 2), 6, 'new best'), ((0, 2), 3, 'prune'),
+     ((1,), 6, 'start'), ((1, 2), None, 'dead end'), ((2,), 6, 'start')]
+    """
+    M = check_int("M", M, 2)
+    weights, allowed = _digraph(weights, allowed)
+    w = weights.tolist()
+    succ = [np.flatnonzero(row).tolist() for row in allowed]
+    n = len(succ)
+    upper = [_walks_home(l0, w, succ, M, above=False)[M][l0] for l0 in range(n)]
+    log: list[SearchStep] = []
+    best: int | None = None
+
+    def extend(path: tuple[int, ...], wins: int, home) -> None:
+        nonlocal best
+        for c in succ[path[-1]]:
+            if c <= path[0] or c in path:
+                continue
+            step, rest = wins + w[path[-1]][c], home[M - len(path)][c]
+            bound = None if rest is None else step + rest
+            if bound is None or (best is not None and bound < best):
+                action = "dead end" if bound is None else "prune"
+            elif len(path) == M - 1:  # c closes the cycle: the bound is its value
+                action, step = ("tie" if bound == best else "new best"), bound
+            else:
+                action = "extend"
+            log.append(SearchStep(path + (c,), step, bound, best, action))
+            if action == "extend":
+                extend(path + (c,), step, home)
+            elif action in ("tie", "new best"):
+                best = bound
+
+    for l0 in sorted((i for i in range(n) if upper[i] is not None), key=lambda i: -upper[i]):
+        if best is not None and upper[l0] < best:
+            log.append(SearchStep((l0,), 0, upper[l0], best, "stop"))
+            break
+        log.append(SearchStep((l0,), 0, upper[l0], best, "start"))
+        extend((l0,), 0, _walks_home(l0, w, succ, M - 1, above=True))
+    return log
 
 
 def same_cycle(a, b) -> bool:
@@ -287,49 +417,3 @@ def search_all(S: int = 6, L: int = 7, M: int = 4, *, min_wins: int | None = Non
         res = _cycles_in(*sub, M)
         out[n] = (res.value, _as_face_sets(faces, res.cycles))
     return out
-
-
-def count_cycles(S: int, L: int, M: int, *, min_wins: int | None = None) -> int:
-    """The number of nontransitive ``M``-cycles among all ``N_{L,S}`` dice (``M`` = 3, 4 or 5).
-
-    Counts every cyclic sequence ``l_0 -> ... -> l_{M-1} -> l_0`` of distinct dice
-    in which each beats the next, each once up to rotation: ``trace(A^M) / M``
-    for the 0/1 matrix ``A`` of "beats". That trace counts closed walks; a
-    closed walk of length ``M <= 5`` is a simple cycle when no die beats itself
-    and no two dice beat each other, which is checked.
-
-    Parameters
-    ----------
-    S, L : int
-        Sides and labels, as in :func:`best_cycles`.
-    M : int
-        Cycle length, 3, 4 or 5.
-    min_wins : int or None
-        As in :func:`best_cycles`; a value that lets two dice beat each other
-        is refused.
-
-    Returns
-    -------
-    int
-        The number of cycles.
-
-    Examples
-    --------
-    >>> count_cycles(4, 6, 3), count_cycles(6, 7, 3)
-    (6, 9780)
-    """
-    S, L, M, min_wins, _ = _game(S, L, M, min_wins=min_wins, M_range=(3, 5))
-    W = wins_matrix(unique_dice(L, S))
-    A = allowed_edges(W, min_wins).astype(np.float64)
-    if (A * A.T).any():
-        raise ValueError("min_wins admits pairs of dice that beat each other; trace counting needs none")
-    A2 = A @ A  # exact: integer entries below 2**53
-    if M == 3:
-        closed = np.einsum("ij,ji->", A2, A)
-    elif M == 4:
-        closed = np.einsum("ij,ji->", A2, A2)
-    else:
-        closed = np.einsum("ij,ji->", A2 @ A, A2)
-    closed = int(round(closed))
-    assert closed % M == 0
-    return closed // M

@@ -21,6 +21,7 @@ from fractions import Fraction
 import numpy as np
 
 from dicelab._checks import check_int, check_sequence
+from dicelab.efron.dice import _count_matrix
 
 __all__ = ["wins_matrix", "p_beats", "strict_min_wins", "allowed_edges"]
 
@@ -51,14 +52,7 @@ def wins_matrix(dice) -> np.ndarray:
     array([[ 8, 24],
            [12,  0]])
     """
-    D = np.asarray(dice)
-    if D.ndim != 2 or D.shape[0] == 0 or D.shape[1] == 0:
-        raise ValueError(f"dice must be a non-empty 2-D array (N, L) of label counts, got shape {D.shape}")
-    if not np.issubdtype(D.dtype, np.integer):
-        raise ValueError(f"dice must hold integer label counts, got dtype {D.dtype}")
-    if (D < 0).any():
-        raise ValueError("dice must hold non-negative label counts")
-    D = D.astype(np.int64)
+    D = _count_matrix(dice)
     below = np.cumsum(D, axis=1) - D  # E: faces strictly below each label
     return D @ below.T
 
@@ -69,30 +63,54 @@ def _faces(name: str, faces) -> tuple[int, ...]:
     return tuple(check_int(f"{name}[{k}]", f, -math.inf) for k, f in enumerate(faces))
 
 
-def p_beats(a, b) -> Fraction:
+def p_beats(a, b, *, rolls: int = 1) -> Fraction:
     """Exact probability that a die with faces ``a`` rolls strictly higher than one with faces ``b``.
 
-    Every pair of faces is equally likely; the dice may have different numbers of sides.
+    Every pair of faces is equally likely; the dice may have different numbers
+    of sides. With ``rolls = n`` each player rolls their die ``n`` times and
+    adds: the ``len(a)**n * len(b)**n`` outcomes are equally likely, and the two
+    sums are compared.
 
     Parameters
     ----------
     a, b : sequence of int
         The faces of the two dice.
+    rolls : int
+        How many times each die is rolled and added, ``1 <= rolls <= 100``.
 
     Returns
     -------
     fractions.Fraction
-        ``#{(x, y) : x > y} / (len(a) * len(b))``.
+        ``#{(x, y) : x > y} / (len(a)**rolls * len(b)**rolls)``, ``x`` and ``y`` the sums of ``a`` and ``b``.
 
     Examples
     --------
     >>> p_beats((0, 0, 4, 4, 4, 4), (3, 3, 3, 3, 3, 3))
     Fraction(2, 3)
+
+    Two of each: ``A + A'`` beats ``6`` only when both show 4.
+
+    >>> p_beats((0, 0, 4, 4, 4, 4), (3, 3, 3, 3, 3, 3), rolls=2)
+    Fraction(4, 9)
     """
     a = _faces("a", a)
     b = _faces("b", b)
-    wins = sum(1 for x in a for y in b if x > y)
-    return Fraction(wins, len(a) * len(b))
+    rolls = check_int("rolls", rolls, 1, 100)
+    sums_a, sums_b = _sums(a, rolls), _sums(b, rolls)
+    wins = sum(ca * cb for x, ca in sums_a.items() for y, cb in sums_b.items() if x > y)
+    return Fraction(wins, len(a) ** rolls * len(b) ** rolls)
+
+
+def _sums(faces: tuple[int, ...], rolls: int) -> dict[int, int]:
+    """``{s: number of the len(faces)**rolls outcomes with sum s}``."""
+    counts = {0: 1}
+    for _ in range(rolls):
+        nxt: dict[int, int] = {}
+        for s, c in counts.items():
+            for f in faces:
+                nxt[s + f] = nxt.get(s + f, 0) + c
+        counts = nxt
+    return counts
 
 
 def strict_min_wins(S: int) -> int:

@@ -1,0 +1,122 @@
+"""Counting nontransitive cycles: closed walks and the trace ``tr(A^M) / M``.
+
+Serves the question behind the search of ``efron-dice.txt``: how many
+nontransitive sets of ``M`` dice are there at all?
+
+Let ``A`` be the 0/1 matrix of "beats". ``(A^M)[i, i]`` counts the closed walks
+``i -> l_1 -> ... -> l_{M-1} -> i`` in which each die beats the next, so
+``trace(A^M)`` counts every closed walk of length ``M``; a cycle of ``M``
+distinct dice is ``M`` of them, one from each of its dice. A closed walk that
+repeats a die splits into two shorter closed walks, and for ``M <= 5`` one of
+them has length 1 or 2: a die that beats itself, or two dice that beat each
+other. Neither exists, so for ``M <= 5`` ``trace(A^M) / M`` counts cycles.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dicelab._checks import check_int
+from dicelab.efron.dice import unique_dice
+from dicelab.efron.search import _game
+from dicelab.efron.wins import allowed_edges, wins_matrix
+
+__all__ = ["closed_walks", "count_cycles"]
+
+
+def _walk_counts(A: np.ndarray, k: int) -> np.ndarray:
+    """``A^k`` (``k >= 0``) for a 0/1 matrix, exactly: float64 while every entry stays below ``2**53``,
+    else Python integers."""
+    P = np.eye(len(A))
+    for _ in range(k):
+        P = P @ A
+        if P.max(initial=0) >= 2**53:
+            exact = A.astype(np.int64).astype(object)
+            P = np.eye(len(A), dtype=np.int64).astype(object)
+            for _ in range(k):
+                P = P.dot(exact)
+            return P
+    return P
+
+
+def closed_walks(allowed, M: int) -> int:
+    """The number of closed walks of length ``M`` in a digraph: ``trace(A^M)``, exactly.
+
+    ``(A^M)[i, i]`` counts the walks ``i -> l_1 -> ... -> l_{M-1} -> i``. A
+    simple cycle of ``M`` distinct nodes gives ``M`` of them, one from each of
+    its nodes; a closed walk may also visit a node twice. When no node has a
+    loop and no two nodes point at each other, every closed walk of length
+    ``M <= 5`` is a simple cycle (a repeated node would split it into two
+    shorter closed walks, one of length 1 or 2), so ``closed_walks(A, M) // M``
+    is the number of ``M``-cycles (:func:`count_cycles`).
+
+    Parameters
+    ----------
+    allowed : array_like of bool, shape (n, n)
+        The adjacency matrix: ``allowed[i, j]`` when the step ``i -> j`` exists.
+    M : int
+        Walk length, ``M >= 1``.
+
+    Returns
+    -------
+    int
+        ``trace(A^M)``.
+
+    Examples
+    --------
+    One 3-cycle ``0 -> 1 -> 2 -> 0``: three closed walks of length 3 (one per
+    start), and three of length 6 (twice round), though there is no 6-cycle.
+
+    >>> A = [[0, 1, 0], [0, 0, 1], [1, 0, 0]]
+    >>> closed_walks(A, 3), closed_walks(A, 6)
+    (3, 3)
+    """
+    M = check_int("M", M, 1)
+    A = np.asarray(allowed)
+    if A.ndim != 2 or A.shape[0] != A.shape[1] or not np.isin(A, (0, 1)).all():
+        raise ValueError("allowed must be a square 0/1 (or boolean) matrix")
+    A = A.astype(np.float64)
+    left, right = _walk_counts(A, M // 2), _walk_counts(A, M - M // 2)
+    if left.max(initial=0) * right.max(initial=0) * len(A) < 2**53:
+        return int(round(np.einsum("ij,ji->", left, right)))
+    left, right = (np.asarray(x).astype(np.int64).astype(object) for x in (left, right))
+    return int((left * right.T).sum())
+
+
+def count_cycles(S: int, L: int, M: int, *, min_wins: int | None = None) -> int:
+    """The number of nontransitive ``M``-cycles among all ``N_{L,S}`` dice (``M`` = 3, 4 or 5).
+
+    Counts every cyclic sequence ``l_0 -> ... -> l_{M-1} -> l_0`` of distinct dice
+    in which each beats the next, each once up to rotation: ``trace(A^M) / M``
+    for the 0/1 matrix ``A`` of "beats" (:func:`closed_walks`). That trace counts
+    closed walks; a closed walk of length ``M <= 5`` is a simple cycle when no
+    die beats itself and no two dice beat each other, which is checked.
+
+    Parameters
+    ----------
+    S, L : int
+        Sides and labels, as in :func:`best_cycles`.
+    M : int
+        Cycle length, 3, 4 or 5.
+    min_wins : int or None
+        As in :func:`best_cycles`; a value that lets two dice beat each other
+        is refused.
+
+    Returns
+    -------
+    int
+        The number of cycles.
+
+    Examples
+    --------
+    >>> count_cycles(4, 6, 3), count_cycles(6, 7, 3)
+    (6, 9780)
+    """
+    S, L, M, min_wins, _ = _game(S, L, M, min_wins=min_wins, M_range=(3, 5))
+    W = wins_matrix(unique_dice(L, S))
+    A = allowed_edges(W, min_wins)
+    if (A & A.T).any():
+        raise ValueError("min_wins admits pairs of dice that beat each other; trace counting needs none")
+    closed = closed_walks(A, M)
+    assert closed % M == 0
+    return closed // M
