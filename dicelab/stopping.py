@@ -17,8 +17,9 @@ Notation (the paper's)
 b.a.d.g. points
     ``s - face``, the paper's (bad) points; maximising the face is the same game.
 
-All values are exact :class:`fractions.Fraction`. The paper's own (partly wrong)
-formulas for this game are in :mod:`dicelab.badg.reference`.
+All values are exact :class:`fractions.Fraction`; :func:`expected_max_formula` gives
+the expected maximum as a closed form in ``s`` (a SymPy expression). The paper's own
+(partly wrong) formulas for this game are in :mod:`dicelab.badg.reference`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from dicelab._checks import check_int
 
 __all__ = [
     "expected_max",
+    "expected_max_formula",
     "optimal_value",
     "max_reject",
     "value_with_cutoff",
@@ -68,6 +70,41 @@ def expected_max(s: int, r: int) -> Fraction:
     """
     s, r = _check(s, r)
     return Fraction(sum(k * (k**r - (k - 1) ** r) for k in range(1, s + 1)), s**r)
+
+
+@cache
+def expected_max_formula(r: int):
+    """``E_max(s, r)`` as a closed form in ``s``: a SymPy expression, for one fixed number of rolls ``r``.
+
+    Summed symbolically from ``E = sum_{k=1}^{s} k [k^r - (k-1)^r] / s^r`` (Faulhaber's
+    sums of powers) and factored; it equals :func:`expected_max` at every ``s >= 1``.
+
+    Parameters
+    ----------
+    r : int
+        Number of rolls (at least 1).
+
+    Returns
+    -------
+    sympy.Expr
+        A rational function of the symbol ``s`` (``sympy.Symbol("s", integer=True,
+        positive=True)``, the number of sides).
+
+    Examples
+    --------
+    >>> expected_max_formula(2)
+    (s + 1)*(4*s - 1)/(6*s)
+    >>> import sympy
+    >>> s = sympy.Symbol("s", integer=True, positive=True)
+    >>> expected_max_formula(3).subs(s, 6), expected_max(6, 3)
+    (119/24, Fraction(119, 24))
+    """
+    import sympy
+
+    r = check_int("r", r, 1)
+    s = sympy.Symbol("s", integer=True, positive=True)
+    k = sympy.Symbol("k", integer=True, positive=True)
+    return sympy.factor(sympy.summation(k * (k**r - (k - 1) ** r), (k, 1, s)) / s**r)
 
 
 @cache

@@ -24,6 +24,22 @@ def test_solve_equals_the_papers_algorithm_with_fractions(dice):
         assert sol.value(state) == pytest.approx(float(value), rel=1e-13, abs=1e-13)
 
 
+@pytest.mark.parametrize("dice", [(6,), (6, 8), (6, 6, 8), (3, 3, 4)], ids=str)
+def test_step_2c_must_multiply_by_the_probability_of_the_roll(dice):
+    multiplied = reference.paper_precompute(dice)
+    printed = reference.paper_precompute(dice, as_printed=True)
+    assert multiplied == reference.paper_precompute(dice, as_printed=False)
+    for state in badg.states(dice):
+        if not state:
+            assert printed[state] == multiplied[state] == 0
+            continue
+        assert len(state) <= multiplied[state] <= sum(state)  # an expected face sum
+        assert printed[state] > sum(state)  # dividing by p(c) leaves the possible range
+    size = dice[-1]
+    one_die = (size,)
+    assert printed[one_die] == size**2 * multiplied[one_die] == size**2 * Fraction(size + 1, 2)
+
+
 def test_solve_five_dice_against_the_papers_algorithm():
     dice = (6, 6, 6, 8, 10)
     ref = reference.paper_precompute(dice, exact=False)
@@ -45,6 +61,17 @@ def test_count_rolls_against_enumeration(state):
     distinct = {tuple(sorted(zip(state, roll, strict=True))) for roll in ordered}
     assert badg.count_rolls(state, distinct=False) == len(ordered)
     assert badg.count_rolls(state) == len(distinct)
+
+
+def test_multiset_rolls_are_the_multinomial_expansion():
+    for s, a in [(6, 2), (6, 3), (4, 4), (8, 1), (6, 0)]:
+        rolls = badg.multiset_rolls(s, a)
+        ordered = itertools.product(range(1, s + 1), repeat=a)
+        tally = {}
+        for roll in ordered:
+            key = tuple(sorted(roll, reverse=True))
+            tally[key] = tally.get(key, 0) + 1
+        assert dict(rolls) == tally and len(rolls) == math.comb(a + s - 1, s - 1)
 
 
 def test_standard_game_structure():
@@ -231,6 +258,7 @@ def test_paper_formulas_as_printed():
             "progress must be True or False",
         ),
         (lambda: reference.paper_precompute((6,), exact="yes"), "exact must be True or False"),
+        (lambda: reference.paper_precompute((6,), as_printed=1), "as_printed must be True or False"),
         (lambda: reference.paper_take_values((6, 8), (6,)), "one face for each"),
         (lambda: reference.paper_take_values((6, 8), (7, 1)), "shows 7 on a die with 6 sides"),
         (lambda: reference.paper_cutoff(6, 1), "r must be >= 2"),

@@ -4,6 +4,7 @@ import itertools
 from fractions import Fraction
 
 import pytest
+import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,6 +15,25 @@ from dicelab import stopping
 def test_expected_max_matches_enumeration(s, r):
     rolls = list(itertools.product(range(1, s + 1), repeat=r))
     assert stopping.expected_max(s, r) == Fraction(sum(max(x) for x in rolls), len(rolls))
+
+
+@pytest.mark.parametrize("r", range(1, 7))
+def test_expected_max_formula_equals_expected_max(r):
+    formula = stopping.expected_max_formula(r)
+    s = sympy.Symbol("s", integer=True, positive=True)
+    assert formula.free_symbols == {s}
+    for sides in (2, 3, 6, 8, 10, 12, 20, 50):
+        value = formula.subs(s, sides)
+        assert isinstance(value, sympy.Rational)
+        assert Fraction(int(value.p), int(value.q)) == stopping.expected_max(sides, r)
+
+
+def test_expected_max_formula_closed_forms():
+    s = sympy.Symbol("s", integer=True, positive=True)
+    assert sympy.simplify(stopping.expected_max_formula(1) - (s + 1) / 2) == 0
+    assert sympy.simplify(stopping.expected_max_formula(2) - (s + 1) * (4 * s - 1) / (6 * s)) == 0
+    assert sympy.simplify(stopping.expected_max_formula(3) - (s + 1) * (3 * s - 1) / (4 * s)) == 0
+    assert sympy.limit(stopping.expected_max_formula(4) / s, s, sympy.oo) == sympy.Rational(4, 5)
 
 
 @given(st.integers(2, 10), st.integers(1, 4))
@@ -71,6 +91,7 @@ def test_strategy_table():
         (lambda: stopping.value_with_cutoff(6, 6, 3), "reject_up_to must be in 0..5"),
         (lambda: stopping.strategy_table(6, 0), "r_max must be >= 1"),
         (lambda: stopping.max_reject(6.0, 2), "s must be an integer"),
+        (lambda: stopping.expected_max_formula(0), "r must be >= 1"),
     ],
 )
 def test_bad_input(call, message):

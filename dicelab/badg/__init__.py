@@ -39,7 +39,7 @@ Examples
 # ruff: noqa: I001  (imports grouped by topic, as the package map reads)
 
 # the game and its states
-from dicelab.badg.state import STANDARD, count_rolls, states
+from dicelab.badg.state import STANDARD, count_rolls, multiset_rolls, states
 
 # the exact optimal strategy
 from dicelab.badg.solver import RESTRICTIONS, PolicyStatistics, Solution, solve
@@ -57,6 +57,7 @@ __all__ = [
     "STANDARD",
     "states",
     "count_rolls",
+    "multiset_rolls",
     # the exact optimal strategy
     "RESTRICTIONS",
     "solve",

@@ -6,7 +6,8 @@ Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Sections 2-3.
     The paper's own formulas and algorithms as printed, including the ones it gets
     wrong (kept so a notebook can show where they part from the right answer): the
     expected-maximum formula (4) and rule (Section 2.1), the cutoff ``c(r, s)`` of
-    Section 2.3, and the pre-compute algorithm of Section 3 with its game-time step
+    Section 2.3, and the pre-compute algorithm of Section 3 (step 2(c) in either reading:
+    multiplying by ``p(c)``, or dividing as printed) with its game-time step
     (every ordered roll, every non-empty subset of dice to take, exact fractions).
 ``exact_*``
     Exact-fraction versions of what :mod:`dicelab.badg` computes in floats, for small
@@ -127,12 +128,18 @@ def _subsets(n: int) -> list[tuple[int, ...]]:
     return [sub for k in range(1, n + 1) for sub in itertools.combinations(range(n), k)]
 
 
-def paper_precompute(dice, exact: bool = True) -> dict[tuple[int, ...], Fraction | float]:
+def paper_precompute(
+    dice, exact: bool = True, *, as_printed: bool = False
+) -> dict[tuple[int, ...], Fraction | float]:
     """The paper's pre-compute algorithm (Section 3), literally.
 
-    For every state (fewest dice first), every ordered roll of its dice and every
-    non-empty subset of them to take: the best take's value, averaged over the rolls.
-    Feasible only for small games (the work is ``sum over states of prod(s) * 2^n``).
+    For every state (fewest dice first), every ordered roll ``c`` of its dice and every
+    non-empty subset of them to take: the best take's value ``E_S(r*, c)``, weighted by the
+    roll's probability ``p(c) = 1 / prod(s)`` and summed (steps 2(a)-(c)). Feasible only for
+    small games (the work is ``sum over states of prod(s) * 2^n``).
+
+    Step 2(c) as printed *adds* ``E_S(r*, c) / p(c)``; an expectation multiplies by ``p(c)``.
+    ``as_printed=True`` runs the printed step, so the two readings can be compared.
 
     Parameters
     ----------
@@ -140,6 +147,8 @@ def paper_precompute(dice, exact: bool = True) -> dict[tuple[int, ...], Fraction
         The die sizes.
     exact : bool
         Exact fractions (``True``) or floats.
+    as_printed : bool
+        Step 2(c) as printed, dividing by ``p(c)`` (wrong); default ``False``: multiplying.
 
     Returns
     -------
@@ -150,19 +159,23 @@ def paper_precompute(dice, exact: bool = True) -> dict[tuple[int, ...], Fraction
     --------
     >>> paper_precompute((6, 8))
     {(): Fraction(0, 1), (8,): Fraction(9, 2), (6,): Fraction(7, 2), (6, 8): Fraction(227, 24)}
+    >>> paper_precompute((6,), as_printed=True)[(6,)]  # (1 + ... + 6) / (1/6), not 7/2
+    Fraction(126, 1)
     """
     one = Fraction(1) if check_bool("exact", exact) else 1.0
+    divide = check_bool("as_printed", as_printed)
     E: dict[tuple[int, ...], Fraction | float] = {}
     for state in states(dice):
         n = len(state)
         if n == 0:
             E[state] = 0 * one
             continue
-        weight = one / math.prod(state)
+        p_roll = one / math.prod(state)  # p(c): every ordered roll is equally likely
         total = 0 * one
         subsets = _subsets(n)
         for roll in itertools.product(*(range(1, s + 1) for s in state)):
-            total += weight * max(_take_values(state, roll, E, subsets))
+            best = max(_take_values(state, roll, E, subsets))  # steps 2(a)-(b)
+            total += best / p_roll if divide else best * p_roll  # step 2(c)
         E[state] = total
     return E
 
