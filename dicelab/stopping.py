@@ -107,11 +107,16 @@ def expected_max_formula(r: int):
     return sympy.factor(sympy.summation(k * (k**r - (k - 1) ** r), (k, 1, s)) / s**r)
 
 
-@cache
+_VALUES: dict[int, list[Fraction]] = {}  # s -> [E(1, s), E(2, s), ...], extended on demand
+
+
 def _optimal(s: int, r: int) -> Fraction:
-    if r == 1:
-        return Fraction(s + 1, 2)
-    return value_with_cutoff(s, _max_reject(s, r), _optimal(s, r - 1))
+    """``E(r, s)`` by the recursion, iteratively (no recursion depth limit), remembering every value."""
+    values = _VALUES.setdefault(s, [Fraction(s + 1, 2)])
+    while len(values) < r:
+        previous = values[-1]
+        values.append(value_with_cutoff(s, math.ceil(previous) - 1, previous))
+    return values[r - 1]
 
 
 def _max_reject(s: int, r: int) -> int:

@@ -97,3 +97,10 @@ def test_strategy_table():
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_long_games_do_not_hit_a_recursion_limit():
+    # 10,000 rolls left: the value is within 1e-12 of the top face, and the cutoff rejects all but a 6
+    value = stopping.optimal_value(6, 10_000)
+    assert 6 - value < Fraction(1, 10**12) and value < 6
+    assert stopping.max_reject(6, 10_000) == 5
