@@ -1,5 +1,7 @@
 # dicelab -- `make` reproduces everything, `make test` checks everything, `make lab` opens JupyterLab.
 # Only Python 3.11 and pip are needed: the first run creates .venv/ and installs requirements.txt.
+# `make book` builds the course site (also needs npm, for a local MathJax); `make test-browser`
+# checks it in headless Chromium (installed with apt-get when run as root and missing).
 
 PYTHON ?= python3
 VENV := .venv
@@ -8,7 +10,7 @@ STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard solutions/*.ipynb))
 export PATH := $(BIN):$(PATH)
 
-.PHONY: all setup notebooks summary test lint benchmark lab clean
+.PHONY: all setup notebooks summary test lint benchmark lab clean book test-browser
 
 all: notebooks summary
 
@@ -38,7 +40,7 @@ summary: $(STAMP)
 # Unit and property tests, every notebook through nbval (fast mode) and papermill, ledger and
 # environment checks: one pytest run.
 test: $(STAMP)
-	DICELAB_FAST=1 $(BIN)/python -m pytest dicelab tests $(NOTEBOOKS) \
+	DICELAB_FAST=1 $(BIN)/python -m pytest dicelab tests $(NOTEBOOKS) --ignore=tests/browser \
 	  --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=1800
 
 lint: $(STAMP)
@@ -49,6 +51,32 @@ benchmark: $(STAMP)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks
+
+# The course site: the committed, executed notebooks as static HTML in book/_build/html/
+# (nothing is re-executed), readable offline: MathJax is a local copy from the npm registry.
+MATHJAX_VERSION := 3.2.2
+MATHJAX := book/_static/mathjax/tex-svg-full.js
+MATHJAX_STAMP := book/_vendor/.mathjax-$(MATHJAX_VERSION)
+
+$(MATHJAX_STAMP):
+	npm install --prefix book/_vendor --no-save --no-package-lock --no-audit --no-fund mathjax@$(MATHJAX_VERSION)
+	touch $@
+
+$(MATHJAX): $(MATHJAX_STAMP)
+	mkdir -p $(@D)
+	cp book/_vendor/node_modules/mathjax/es5/tex-svg-full.js $@
+
+book: $(STAMP) $(MATHJAX)
+	$(BIN)/python book/check_toc.py
+	rm -rf book/_build
+	$(BIN)/jupyter-book build . --config book/_config.yml --toc book/_toc.yml --path-output book --all
+
+# Every page of the site in headless Chromium, from disk with no network (tests/browser/).
+test-browser: book
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || [ -n "$$CHROMIUM" ] || \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	  else echo "make test-browser needs Chromium: sudo apt-get install chromium (or set CHROMIUM)"; exit 1; fi
+	$(BIN)/python -m pytest tests/browser -p no:cacheprovider
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -45,7 +45,7 @@ from typing import Any
 import pandas as pd
 
 from dicelab.exact import to_fraction
-from dicelab.paths import atomic_write, output_dir, repo_root
+from dicelab.paths import atomic_write, output_dir
 
 __all__ = [
     "STATUSES",
@@ -72,7 +72,7 @@ class ClaimMismatch(AssertionError):
     >>> Ledger("example").add("Table 1", "a count", paper=5, ours=6)
     Traceback (most recent call last):
     ...
-    dicelab.claims.ClaimMismatch: Table 1: a count: paper says 5, we compute 6; fix the computation or record an erratum with a reason
+    dicelab.claims.ClaimMismatch: Table 1: a count: paper says 5, we compute 6; fix the computation ...
     """
 
 
@@ -122,7 +122,7 @@ def power_of_ten_slip(printed: str, ours) -> str | None:
     k = round(exponent)
     if k == 0 or abs(exponent - k) > 0.01:
         return None
-    factor = f"{10 ** k}" if k > 0 else f"1/{10 ** -k}"
+    factor = f"{10**k}" if k > 0 else f"1/{10**-k}"
     return f"printed {printed}, exactly {float(ours):.4g}: {factor} times the true value (a decimal slip)"
 
 
@@ -313,6 +313,7 @@ class Ledger:
 def read_ledger(path) -> pd.DataFrame:
     """A written ledger as a table of strings (no value is parsed), as :func:`check_ledger` expects.
 
+    >>> from dicelab.paths import repo_root
     >>> frame = read_ledger(repo_root() / "results" / "04_cosmic_wimpout.csv")
     >>> check_ledger(frame)
     []
@@ -350,6 +351,7 @@ def summarize(results_dir=None) -> pd.DataFrame:
 
     Examples
     --------
+    >>> from dicelab.paths import repo_root
     >>> table = summarize(repo_root() / "results")
     >>> list(table.columns)
     ['notebook', 'claims', 'reproduced', 'rounding', 'errata']
@@ -369,6 +371,7 @@ def summarize(results_dir=None) -> pd.DataFrame:
 def summary_markdown(summary: pd.DataFrame) -> str:
     """The summary of :func:`summarize` as a Markdown table (the README's claims block).
 
+    >>> from dicelab.paths import repo_root
     >>> print(summary_markdown(summarize(repo_root() / "results")).splitlines()[0])
     | notebook | claims | reproduced | rounding | errata |
     """

@@ -64,7 +64,9 @@ def to_fraction(x, name: str = "value", *, allow_float: bool = False) -> Fractio
     if isinstance(x, numbers.Real):
         value = float(x)
         if not allow_float:
-            raise ValueError(f"{name} must be exact (int, Fraction, Rational or a string), got the float {x!r}")
+            raise ValueError(
+                f"{name} must be exact (int, Fraction, Rational or a string), got the float {x!r}"
+            )
         if value != value or value in (float("inf"), float("-inf")):
             raise ValueError(f"{name} must be finite, got {x!r}")
         return Fraction(value)

@@ -130,7 +130,10 @@ class AbsorbingChain:
                 f"P must be a non-empty square matrix, got {n} rows of lengths "
                 f"{sorted({len(r) for r in rows})}"
             )
-        exact = [[to_fraction(v, f"P[{i}, {j}]", allow_float=True) for j, v in enumerate(r)] for i, r in enumerate(rows)]
+        exact = [
+            [to_fraction(v, f"P[{i}, {j}]", allow_float=True) for j, v in enumerate(r)]
+            for i, r in enumerate(rows)
+        ]
         states = tuple(range(n)) if states is None else tuple(states)
         if len(states) != n or len(set(states)) != n:
             raise ValueError(f"states must name the {n} rows of P once each, got {states!r}")
@@ -212,7 +215,11 @@ class AbsorbingChain:
         n_runs = check_int("n_runs", n_runs, 1)
         max_steps = check_int("max_steps", max_steps, 1)
         here = self._index(self.transient, start, "start")
-        rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+        rng = (
+            random_state
+            if isinstance(random_state, np.random.Generator)
+            else np.random.default_rng(random_state)
+        )
         cum = np.cumsum(self.canonical().astype(float), axis=1)
         cum[:, -1] = 1.0  # guard against rounding in the last column
         m = len(self.transient)

@@ -49,7 +49,9 @@ def start_chapter(name: str, fast=None):
     print(f"{name}: {'fast' if fast else 'full'} mode")
     if not is_canonical() and not os.environ.get("DICELAB_OUTPUT_DIR"):
         where = "scratch/" if root.name == "scratch" else str(root)
-        print(f"figures and the ledger go to {where} (the committed figures/ and results/ are written by `make`)")
+        print(
+            f"figures and the ledger go to {where} (`make` writes the committed figures/ and results/)"
+        )
     return fast, ledger
 
 
@@ -69,8 +71,12 @@ def merge_streams(notebook: dict) -> int:
     for cell in notebook.get("cells", []):
         outputs, out = cell.get("outputs", []), []
         for o in outputs:
-            if o.get("output_type") == "stream" and out and out[-1].get("output_type") == "stream" \
-                    and out[-1].get("name") == o.get("name"):
+            if (
+                o.get("output_type") == "stream"
+                and out
+                and out[-1].get("output_type") == "stream"
+                and out[-1].get("name") == o.get("name")
+            ):
                 prev = out[-1]["text"]
                 prev = "".join(prev) if isinstance(prev, list) else prev
                 text = "".join(o["text"]) if isinstance(o["text"], list) else o["text"]
@@ -89,7 +95,9 @@ def main(argv=None) -> int:
     import json
     from pathlib import Path
 
-    parser = argparse.ArgumentParser(description="Normalise executed notebooks so that re-runs are byte-identical.")
+    parser = argparse.ArgumentParser(
+        description="Normalise executed notebooks so that re-runs are byte-identical."
+    )
     parser.add_argument("command", choices=["normalise"])
     parser.add_argument("notebooks", nargs="+", type=Path)
     args = parser.parse_args(argv)

@@ -72,7 +72,6 @@ def expected_max(s: int, r: int) -> Fraction:
     return Fraction(sum(k * (k**r - (k - 1) ** r) for k in range(1, s + 1)), s**r)
 
 
-@cache
 def expected_max_formula(r: int):
     """``E_max(s, r)`` as a closed form in ``s``: a SymPy expression, for one fixed number of rolls ``r``.
 
@@ -99,9 +98,13 @@ def expected_max_formula(r: int):
     >>> expected_max_formula(3).subs(s, 6), expected_max(6, 3)
     (119/24, Fraction(119, 24))
     """
+    return _expected_max_formula(check_int("r", r, 1))
+
+
+@cache
+def _expected_max_formula(r: int):
     import sympy
 
-    r = check_int("r", r, 1)
     s = sympy.Symbol("s", integer=True, positive=True)
     k = sympy.Symbol("k", integer=True, positive=True)
     return sympy.factor(sympy.summation(k * (k**r - (k - 1) ** r), (k, 1, s)) / s**r)

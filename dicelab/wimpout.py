@@ -29,11 +29,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-from collections.abc import Mapping
-from types import MappingProxyType
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 
 import numpy as np
 
@@ -178,7 +178,9 @@ def _check_roll(roll, has_black):
         if f is SUN or isinstance(f, bool) or f not in WHITE_FACES:
             raise ValueError(f"roll: {f!r} is not a face of a white die (faces {WHITE_FACES}) in {roll!r}")
     if has_black and (roll[-1] is not SUN and roll[-1] not in BLACK_FACES or roll[-1] == 3):
-        raise ValueError(f"roll: {roll[-1]!r} is not a face of the black die (2, SUN, 4, 5, 6, 10) in {roll!r}")
+        raise ValueError(
+            f"roll: {roll[-1]!r} is not a face of the black die (2, SUN, 4, 5, 6, 10) in {roll!r}"
+        )
     return roll, has_black
 
 
@@ -416,7 +418,9 @@ class State:
 
 
 ROLL_5 = State(4, True)
-AUTO_WIN, AUTO_LOSE, STOP, WIMPOUT = (State(end=e) for e in ("Auto Win", "Auto Lose", "Score and Stop", "Wimpout"))
+AUTO_WIN, AUTO_LOSE, STOP, WIMPOUT = (
+    State(end=e) for e in ("Auto Win", "Auto Lose", "Score and Stop", "Wimpout")
+)
 
 # Flash faces whose clearing rerolls behave alike: on a white die every non-scoring face,
 # on the black die 3 apart (the black die has no 3), and the scoring faces 5 and 10.
@@ -441,7 +445,10 @@ def state(name: str) -> State:
     for s in TRANSIENT + ABSORBING:
         if str(s) == name:
             return s
-    raise ValueError(f"state must be one of the 21 states of the chain ({', '.join(map(str, TRANSIENT + ABSORBING))}), got {name!r}")
+    raise ValueError(
+        f"state must be one of the 21 states of the chain ({', '.join(map(str, TRANSIENT + ABSORBING))}), "
+        f"got {name!r}"
+    )
 
 
 def clearing_state(face: int, white: int, black: bool) -> State:
@@ -512,7 +519,9 @@ def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> 
         raise ValueError(f"state {s} rolls {s.n_dice} dice, got the roll {roll!r}")
     if face is not None and face in roll:
         return Step(s, 0, face)  # the Futtless rule: the Flash face again, reroll the same dice
-    if face is not None and face == rules.sun_value:  # the wild sun takes the other value, or it would repeat the Flash
+    if (
+        face is not None and face == rules.sun_value
+    ):  # the wild sun takes the other value, or it would repeat the Flash
         rules = dataclasses.replace(rules, sun_value=15 - face)
     sc = _scored(roll, s.black, rules)
     if sc.outcome in ("win", "lose", "wimpout"):
@@ -667,8 +676,13 @@ def expected_turn_score(rules: Rules = Rules()) -> Fraction:
     chain = turn_chain(rules)
     b = dict(zip(chain.transient, chain.B[:, chain.absorbing.index(STOP)], strict=True)) | {STOP: Fraction(1)}
     r = [
-        sum((Fraction(o.points, 6**s.n_dice) * b.get(nxt, 0) for nxt, o in step_outcomes(s, rules, faces=True).items()),
-            Fraction(0))
+        sum(
+            (
+                Fraction(o.points, 6**s.n_dice) * b.get(nxt, 0)
+                for nxt, o in step_outcomes(s, rules, faces=True).items()
+            ),
+            Fraction(0),
+        )
         for s in chain.transient
     ]
     return chain.N.dot(np.array(r, dtype=object))[chain.transient.index(ROLL_5)]
@@ -735,7 +749,9 @@ def play_turns(n_turns: int, seed: int, rules: Rules = Rules()) -> dict:
     for t in range(n_turns):
         s, face, points, n = ROLL_5, None, 0, 0
         while not s.absorbing:
-            roll = tuple(white[rng.integers(6, size=s.white)]) + ((black[rng.integers(6)],) if s.black else ())
+            roll = tuple(white[rng.integers(6, size=s.white)]) + (
+                (black[rng.integers(6)],) if s.black else ()
+            )
             st = step(s, roll, face=face, rules=rules)
             s, face, points, n = st.state, st.flash, points + st.points, n + 1
         ends[s] += 1

@@ -39,15 +39,29 @@ def test_every_runtime_import_is_declared():
     for name in sorted(third_party_imports()):
         providers = {d.lower().replace("_", "-") for d in dists.get(name, [])}
         assert providers, f"dicelab imports {name}, which no installed distribution provides"
-        assert providers & declared, f"dicelab imports {name} ({providers}) but pyproject.toml does not declare it"
+        assert providers & declared, (
+            f"dicelab imports {name} ({providers}) but pyproject.toml does not declare it"
+        )
 
 
 def test_a_plain_install_imports_every_module(tmp_path):
     target = tmp_path / "site"
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-         "--disable-pip-version-check", "--target", str(target), str(ROOT)],
-        capture_output=True, text=True, cwd=tmp_path,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     assert build.returncode == 0, build.stderr
     names = list(modules())
@@ -58,7 +72,9 @@ def test_a_plain_install_imports_every_module(tmp_path):
     )
     run = subprocess.run([sys.executable, "-c", code, *names], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip().startswith(str(target)), f"imported {run.stdout.strip()}, not the installed copy"
+    assert run.stdout.strip().startswith(str(target)), (
+        f"imported {run.stdout.strip()}, not the installed copy"
+    )
 
 
 def test_every_public_function_has_a_runnable_example():

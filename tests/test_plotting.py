@@ -37,7 +37,10 @@ def test_only_a_canonical_run_writes_the_committed_folders(monkeypatch, root):
     monkeypatch.setenv("DICELAB_CANONICAL", "1")
     assert paths.output_dir("figures") == root / "figures"  # `make`
     monkeypatch.setenv("DICELAB_OUTPUT_DIR", "/tmp/elsewhere")
-    assert not paths.is_canonical() and paths.output_root() == __import__("pathlib").Path("/tmp/elsewhere").resolve()
+    assert (
+        not paths.is_canonical()
+        and paths.output_root() == __import__("pathlib").Path("/tmp/elsewhere").resolve()
+    )
     with pytest.raises(ValueError):
         paths.output_dir("elsewhere")
 

@@ -89,7 +89,9 @@ def test_committed_notebook_hygiene(nb_path):
     code = [c for c in cells if c["cell_type"] == "code"]
     tagged = [c for c in code if "parameters" in c["metadata"].get("tags", [])]
     assert len(tagged) == 1, "exactly one cell tagged `parameters`"
-    assert "start_chapter(" in "".join(code[code.index(tagged[0]) + 1]["source"]), "the preamble starts the chapter"
+    assert "start_chapter(" in "".join(code[code.index(tagged[0]) + 1]["source"]), (
+        "the preamble starts the chapter"
+    )
     counts = [c["execution_count"] for c in code if "".join(c["source"]).strip()]
     assert None not in counts, "commit the notebook executed (`make`)"
     assert counts == list(range(1, len(counts) + 1)), "executed top to bottom in one run"
@@ -118,10 +120,17 @@ def cells(name):
 def test_chapter_opening(name):
     opening = "".join(cells(name)[0]["source"])
     assert opening.startswith(f"# Chapter {int(name[:2])} · ")
-    for part in ("**Paper.**", "### What you will learn", "**Prerequisites.**", "00_course_guide.ipynb",
-                 f"solutions/{name}_solutions.ipynb"):
+    for part in (
+        "**Paper.**",
+        "### What you will learn",
+        "**Prerequisites.**",
+        "00_course_guide.ipynb",
+        f"solutions/{name}_solutions.ipynb",
+    ):
         assert part in opening, f"the opening lacks {part!r}"
-    objectives = re.findall(r"^\d\. ", opening.split("### What you will learn")[1].split("**Prerequisites.**")[0], re.M)
+    objectives = re.findall(
+        r"^\d\. ", opening.split("### What you will learn")[1].split("**Prerequisites.**")[0], re.M
+    )
     assert 3 <= len(objectives) <= 6
     links = re.findall(r"\((0[1-4]_[a-z_]+\.ipynb)\)", opening)
     assert len(links) >= 1 and all((ROOT / "notebooks" / link).is_file() for link in links)
@@ -133,8 +142,12 @@ def test_chapter_cells_are_short_and_public(name):
         source = "".join(cell["source"])
         if cell["cell_type"] != "code":
             continue
-        assert source.count("\n") + 1 <= 25, f"a code cell of {source.count(chr(10)) + 1} lines:\n{source[:120]}"
-        assert not re.search(r"\b(wimpout|efron|badg|pig|markov|claims|exact|stopping|games)\._[a-z]", source), source[:120]
+        assert source.count("\n") + 1 <= 25, (
+            f"a code cell of {source.count(chr(10)) + 1} lines:\n{source[:120]}"
+        )
+        assert not re.search(
+            r"\b(wimpout|efron|badg|pig|markov|claims|exact|stopping|games)\._[a-z]", source
+        ), source[:120]
         for out in cell.get("outputs", []):
             for kind, data in out.get("data", {}).items():
                 if kind.startswith("text/"):
@@ -153,11 +166,15 @@ def test_chapter_exercises_and_solutions(name):
     assert exercises.count("<summary>Hint</summary>") >= len(found), "each exercise has a hint"
     assert exercises.count("Predict") >= 2, "at least two ask to predict the effect of a changed parameter"
     solutions = json.loads((ROOT / "solutions" / f"{name}_solutions.ipynb").read_text())["cells"]
-    headings = [c for c in solutions if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## ")]
+    headings = [
+        c for c in solutions if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## ")
+    ]
     assert len(headings) == len(found), "one solution per exercise"
     code = [c for c in solutions if c["cell_type"] == "code"]
     assert all(c["execution_count"] for c in code), "commit the solutions executed"
-    assert sum("assert " in "".join(c["source"]) for c in code) >= len(found), "solutions are checked by asserts"
+    assert sum("assert " in "".join(c["source"]) for c in code) >= len(found), (
+        "solutions are checked by asserts"
+    )
 
 
 @pytest.mark.parametrize("name", FRAMED)
@@ -173,10 +190,15 @@ def test_chapter_tables_are_data_files(name):
     folder = ROOT / "notebooks" / "data" / name
     assert folder.is_dir() and any(folder.iterdir())
     for cell in cells(name):
-        assert '"""' not in "".join(cell["source"]) or cell["cell_type"] == "markdown", "no tables pasted into code"
+        assert '"""' not in "".join(cell["source"]) or cell["cell_type"] == "markdown", (
+            "no tables pasted into code"
+        )
 
 
 def test_course_guide_links_every_chapter(root):
-    guide = "".join("".join(c["source"]) for c in json.loads((root / "notebooks" / "00_course_guide.ipynb").read_text())["cells"])
+    guide = "".join(
+        "".join(c["source"])
+        for c in json.loads((root / "notebooks" / "00_course_guide.ipynb").read_text())["cells"]
+    )
     for nb in notebooks(root):
         assert f"({nb.name})" in guide, f"the course guide does not link {nb.name}"

@@ -60,11 +60,15 @@ def test_states_are_records_named_as_in_the_paper():
 def test_table_5_outcomes():
     out = w.step_outcomes(w.state("Flash 2, 4, 6; Reroll 1B, 1W"))
     assert {str(k): o.ways for k, o in out.items()} == {
-        "Flash 2, 4, 6; Reroll 1B, 1W": 11, "Score and Stop": 13, "Roll 5; No Flash": 6, "Wimpout": 6
+        "Flash 2, 4, 6; Reroll 1B, 1W": 11,
+        "Score and Stop": 13,
+        "Roll 5; No Flash": 6,
+        "Wimpout": 6,
     }
     # points: 13 stops, each scoring one die (5, 10 or the sun as 10)
     assert out[w.STOP].points == sum(
-        w.score(r, has_black=True).points for r in w.rolls(w.state("Flash 2, 4, 6; Reroll 1B, 1W"))
+        w.score(r, has_black=True).points
+        for r in w.rolls(w.state("Flash 2, 4, 6; Reroll 1B, 1W"))
         if w.step(w.state("Flash 2, 4, 6; Reroll 1B, 1W"), r).state == w.STOP
     )
 
@@ -91,9 +95,13 @@ def test_chain_is_stochastic_and_groups_agree():
     assert chain.transient == w.TRANSIENT and chain.absorbing == w.ABSORBING
     assert all(sum(row) == 1 for row in chain.P)
     for s in w.TRANSIENT[:10]:
-        rows = {tuple(sorted((str(k), o.ways) for k, o in w.step_outcomes(s, face=f).items())) for f in s.flash}
+        rows = {
+            tuple(sorted((str(k), o.ways) for k, o in w.step_outcomes(s, face=f).items())) for f in s.flash
+        }
         assert len(rows) == 1, f"the faces of {s} do not behave alike"
-    assert chain.P[w.TRANSIENT.index(w.state("Flash 3; Reroll 1B")), w.TRANSIENT.index(w.ROLL_5)] == Fraction(3, 6)
+    assert chain.P[w.TRANSIENT.index(w.state("Flash 3; Reroll 1B")), w.TRANSIENT.index(w.ROLL_5)] == Fraction(
+        3, 6
+    )
     assert sum(chain.B[-1]) == 1
 
 
@@ -145,9 +153,15 @@ def test_bad_rules_and_states():
 def test_turn_chain_lumps_onto_the_papers_chain():
     """Grouping Flash faces is exact for probabilities: every face of a group has the group's row."""
     fine, coarse = w.turn_chain(), w.markov_chain()
+
     def group_of(s):
-        return next(g for g in w.TRANSIENT if (g.white, g.black) == (s.white, s.black) and bool(s.flash) == bool(g.flash)
-                    and set(s.flash) <= set(g.flash))
+        return next(
+            g
+            for g in w.TRANSIENT
+            if (g.white, g.black) == (s.white, s.black)
+            and bool(s.flash) == bool(g.flash)
+            and set(s.flash) <= set(g.flash)
+        )
 
     group = {s: group_of(s) for s in fine.transient}
     for i, s in enumerate(fine.transient):
@@ -156,7 +170,9 @@ def test_turn_chain_lumps_onto_the_papers_chain():
             t = group.get(t, t)
             lumped[t] = lumped.get(t, 0) + fine.P[i, j]
         row = coarse.P[coarse.states.index(group[s])]
-        assert {t: p for t, p in lumped.items() if p} == {t: p for t, p in zip(coarse.states, row, strict=True) if p}
+        assert {t: p for t, p in lumped.items() if p} == {
+            t: p for t, p in zip(coarse.states, row, strict=True) if p
+        }
 
 
 def test_points_depend_on_the_flash_face():

@@ -1,0 +1,169 @@
+"""The built course site in headless Chromium, opened from disk as a reader with no network would.
+
+Every HTML page of ``book/_build/html`` (``make book``) is loaded from ``file://``; a page passes
+when it logs no console error, makes no request that fails and none at all that leaves the disk
+(anything but ``file:``, ``data:``, ``blob:``), every image has loaded, MathJax has typeset every
+formula (no ``Math input error``, no raw ``$...$``, ``\\frac`` or ``\\begin`` left in the text),
+and every link to another file of the site, and every ``#anchor``, resolves.
+
+Run by ``make test-browser`` (which builds the book first), not by ``make test``. Chromium is
+the system's (``CHROMIUM`` or the first of ``chromium``, ``chromium-browser``,
+``google-chrome`` on ``PATH``); Playwright drives it and never downloads a browser of its own.
+A screenshot of each page goes to ``BOOK_SHOTS`` (default ``/tmp/book-shots``); ``BOOK_SITE``
+checks a site built elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install -r requirements.txt")
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = Path(os.environ.get("BOOK_SITE", ROOT / "book" / "_build" / "html")).resolve()
+SHOTS = Path(os.environ.get("BOOK_SHOTS", "/tmp/book-shots"))
+LOCAL_SCHEMES = {"file", "data", "blob", "about"}
+REDIRECT = re.compile(r'<meta http-equiv="refresh"', re.I)
+
+# LaTeX that MathJax should have replaced: $...$ on one line, $$, or a command typical of math.
+RAW_MATH = re.compile(
+    r"\$\$|(?<![\w$])\$[^$\s][^$\n]{0,200}?(?<!\s)\$(?![\w$])"  # $$ or $...$
+    r"|\\[([]|\\(frac|begin|end|mathbb|sum|binom|cdot|dots|le|ge|approx)\b"  # \( \[ or a command
+)
+
+# The text a reader sees as prose and output: code, typeset math and scripts removed.
+VISIBLE_TEXT_JS = """() => {
+  const clone = document.body.cloneNode(true);
+  clone.querySelectorAll('script, style, pre, code, textarea, mjx-container, .MathJax, nav.bd-links, '
+                         + '.highlight, .search-button, .bd-search').forEach(e => e.remove());
+  return clone.textContent;
+}"""
+
+PAGE_FACTS_JS = """() => ({
+  images: Array.from(document.images)
+               .map(i => ({src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0})),
+  math: document.querySelectorAll('mjx-container').length,
+  mathErrors: Array.from(document.querySelectorAll('mjx-merror, [data-mjx-error]'))
+                  .map(e => e.getAttribute('data-mjx-error') || e.textContent).slice(0, 5),
+  links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
+  ids: Array.from(document.querySelectorAll('[id]')).map(e => e.id)
+                .concat(Array.from(document.querySelectorAll('a[name]')).map(e => e.name)),
+  title: document.title,
+})"""
+
+WAIT_FOR_MATHJAX_JS = """async () => {
+  if (!window.MathJax) return 'none';
+  for (let k = 0; k < 200 && !(MathJax.startup && MathJax.startup.promise); k++)
+    await new Promise(r => setTimeout(r, 50));
+  await MathJax.startup.promise;
+  return 'typeset';
+}"""
+
+
+def pages() -> list[Path]:
+    """Every HTML page of the site (the theme's templates under ``_static`` are not pages)."""
+    return sorted(p for p in SITE.rglob("*.html") if "_static" not in p.relative_to(SITE).parts)
+
+
+def chromium() -> str:
+    found = os.environ.get("CHROMIUM") or next(
+        (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None
+    )
+    if not found:
+        pytest.fail("no Chromium: apt-get install chromium (make test-browser does), or set CHROMIUM")
+    return found
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (SITE / "index.html").is_file():
+        pytest.fail(f"no site at {SITE}: run `make book` first")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium(), headless=True)
+        yield b
+        b.close()
+
+
+def load(browser, page_path: Path, tally):
+    """Open one page from disk; return its facts and the problems found while loading it."""
+    problems, requests = [], []
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=True)
+    context.route(
+        lambda url: urlsplit(url).scheme not in LOCAL_SCHEMES, lambda route: route.abort("blockedbyclient")
+    )
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console error: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"script error: {e}"))
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("requestfailed", lambda r: problems.append(f"failed request: {r.url} ({r.failure})"))
+    page.set_default_timeout(120_000)  # two shared cores: a long chapter may take a while
+    page.goto(page_path.as_uri(), wait_until="load")
+    if REDIRECT.search(page_path.read_text()):  # index.html forwards to the course guide
+        page.wait_for_url(lambda url: url != page_path.as_uri())
+        page.wait_for_load_state("load")
+    mathjax = page.evaluate(WAIT_FOR_MATHJAX_JS)
+    page.evaluate("document.fonts.ready.then(() => true)")  # web fonts are fetched after layout
+    page.wait_for_timeout(250)  # (Playwright's "networkidle" can miss the end of a file:// load)
+    facts = page.evaluate(PAGE_FACTS_JS)
+    facts["text"] = page.evaluate(VISIBLE_TEXT_JS)
+    facts["mathjax"] = mathjax
+    facts["final"] = page.url
+    shot = SHOTS / (str(page_path.relative_to(SITE)).replace("/", "__").removesuffix(".html") + ".png")
+    page.screenshot(path=str(shot))
+    context.close()
+    external = [u for u in requests if urlsplit(u).scheme not in LOCAL_SCHEMES]
+    problems += [f"external request: {u}" for u in external]
+    tally.counts.update(pages=1, requests=len(requests), external=len(external),
+                        failed=sum(p.startswith("failed request") for p in problems))
+    return facts, problems
+
+
+@pytest.mark.parametrize("page_path", pages(), ids=lambda p: str(p.relative_to(SITE)))
+def test_page_renders_offline(browser, page_path, tally):
+    facts, problems = load(browser, page_path, tally)
+    broken = [i["src"] for i in facts["images"] if not i["ok"]]
+    problems += [f"image did not load: {src}" for src in broken]
+    problems += [f"MathJax error: {e}" for e in facts["mathErrors"]]
+    raw = [m.group(0) for m in RAW_MATH.finditer(facts["text"])]
+    problems += [f"math left untypeset: {r!r}" for r in raw[:5]]
+    if facts["math"] and facts["mathjax"] != "typeset":
+        problems.append("math on the page but no MathJax")
+    tally.counts.update(images=len(facts["images"]), math=facts["math"])
+    final = Path(unquote(urlsplit(facts["final"]).path))
+    tally.ids[final] = set(facts["ids"])
+    tally.links += [(final, href) for href in facts["links"]]
+    assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
+
+
+def test_internal_links_resolve(tally):
+    """Every link to a file of the site exists, every ``#anchor`` an id on its page (after the page tests)."""
+    assert tally.ids, "the page tests did not run"
+    missing = []
+    for source, href in tally.links:
+        parts = urlsplit(href)
+        if parts.scheme != "file":
+            continue
+        target = Path(unquote(parts.path))
+        tally.counts["links"] += 1
+        if not target.exists():
+            missing.append(f"{source.relative_to(SITE)} -> {href} (no such file)")
+        elif parts.fragment and target.suffix == ".html":
+            ids = tally.ids.get(target)
+            if ids is not None and unquote(parts.fragment) not in ids:
+                missing.append(f"{source.relative_to(SITE)} -> {href} (no such anchor)")
+    assert not missing, "broken internal links:\n  " + "\n  ".join(sorted(set(missing)))
+
+
+def test_every_chapter_and_solution_is_on_the_site():
+    """The table of contents leaves no notebook out: each one of notebooks/ and solutions/ has its page."""
+    sources = sorted(ROOT.glob("notebooks/*.ipynb")) + sorted(ROOT.glob("solutions/*.ipynb"))
+    absent = [str(p.relative_to(ROOT)) for p in sources
+              if not (SITE / p.relative_to(ROOT)).with_suffix(".html").is_file()]
+    assert not absent, f"not in the book (add them to book/_toc.yml): {absent}"
