@@ -1,0 +1,233 @@
+"""Simultaneous Pig: play against hold-at-n, its best response or the equilibrium."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dicelab import pig
+from dicelab._checks import check_int
+from dicelab.explore._widgets import Explorer, _guarded, _table
+
+OPPONENTS = ("hold_at", "best_response", "equilibrium")
+"""The opponents of :func:`pig_opponent`: hold at n, the best response to hold at n, the equilibrium."""
+
+
+@dataclass(frozen=True, eq=False)
+class PigOpponent:
+    """Player B, and A's best play against it.
+
+    ``values[i, j]``: A's win probability at the start of a turn (A on ``i``, B on ``j``) when A
+    plays the best response from there; ``mixed[i, j, k-1]``: the probability that B holds at
+    ``k`` this turn.
+    """
+
+    name: str
+    goal: int
+    values: np.ndarray = field(repr=False)
+    mixed: np.ndarray = field(repr=False)
+
+    def choices(self, i: int, j: int) -> np.ndarray:
+        """A's win probability for each hold value ``k = 1..goal-i`` this turn, optimal play after it."""
+        A, C = pig.stage_game(self.values, i, j)
+        y = self.mixed[i, j, : self.goal - j]
+        return (A + C * self.values[i, j]) @ y
+
+
+def _pure(table: np.ndarray) -> np.ndarray:
+    """B's hold values ``table[j, i]`` as probabilities ``mixed[i, j, k-1]``."""
+    goal = table.shape[0]
+    mixed = np.zeros((goal, goal, goal))
+    i, j = np.meshgrid(np.arange(goal), np.arange(goal), indexing="ij")
+    mixed[i, j, table[j, i] - 1] = 1.0
+    return mixed
+
+
+@functools.lru_cache(maxsize=8)
+def pig_opponent(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL) -> PigOpponent:
+    """Player B of :data:`OPPONENTS`, and A's best response to it (cached).
+
+    Parameters
+    ----------
+    kind : {"hold_at", "best_response", "equilibrium"}
+        B holds at ``n``; B plays the best response to hold at ``n``; B plays the equilibrium.
+    n : int
+        The hold value, ``1..goal`` (unused for the equilibrium).
+    goal : int
+        The target score, ``10..100``.
+
+    Returns
+    -------
+    PigOpponent
+
+    Examples
+    --------
+    >>> opp = pig_opponent("hold_at", 25)
+    >>> q = opp.choices(0, 0)
+    >>> int(q.argmax()) + 1, round(float(q.max()), 4)   # A's best hold value at the start, and its value
+    (21, 0.5231)
+    """
+    if kind not in OPPONENTS:
+        raise ValueError(f"kind must be one of {OPPONENTS}, got {kind!r}")
+    goal = check_int("goal", goal, 10, pig.GOAL)
+    if kind == "equilibrium":
+        return _equilibrium(goal)
+    n = check_int("n", n, 1, goal)
+    b = pig.hold_at(n, goal)
+    name = f"hold at {n}"
+    if kind == "best_response":
+        b, name = pig.best_response(b).policy, f"the best response to hold at {n}"
+    return PigOpponent(name, goal, pig.best_response(b).values, _pure(np.asarray(b.two_player())))
+
+
+@functools.lru_cache(maxsize=4)
+def _equilibrium(goal: int) -> PigOpponent:
+    eq = pig.equilibrium(goal)
+    return PigOpponent("the equilibrium", goal, eq.values, eq.opponent)
+
+
+@dataclass(frozen=True)
+class PigGame:
+    """A game in progress: the scores, the turns played (``(k, A's rolls, k', B's rolls)``), and
+    ``winner`` (``"A"``, ``"B"``, ``"tie"``, or ``""`` while it goes on)."""
+
+    goal: int
+    scores: tuple[int, int] = (0, 0)
+    turns: tuple = ()
+    winner: str = ""
+
+
+def _turn(k: int, rng) -> tuple[int, ...]:
+    """Rolls of one player holding at ``k``: until the total reaches ``k``, or a 1."""
+    rolls = []
+    while sum(rolls) < k:
+        rolls.append(int(rng.integers(1, 7)))
+        if rolls[-1] == 1:
+            break
+    return tuple(rolls)
+
+
+def pig_play(game: PigGame, opponent: PigOpponent, k: int, rng) -> PigGame:
+    """One turn: A holds at ``k``, B holds at a value drawn from its strategy; both roll.
+
+    Parameters
+    ----------
+    game : PigGame
+        The game so far (not over).
+    opponent : PigOpponent
+        Player B.
+    k : int
+        A's hold value this turn, ``1..goal - A's score``.
+    rng : numpy.random.Generator
+        The dice.
+
+    Returns
+    -------
+    PigGame
+
+    Examples
+    --------
+    >>> opp = pig_opponent("hold_at", 3, goal=10)
+    >>> game = pig_play(PigGame(10), opp, 10, np.random.default_rng(1))
+    >>> game.turns[0][2], game.scores[1] == (sum(game.turns[0][3]) if 1 not in game.turns[0][3] else 0)
+    (3, True)
+    """
+    if game.winner:
+        raise ValueError(f"the game is over ({game.winner}): start a new one")
+    i, j = game.scores
+    k = check_int("k", k, 1, game.goal - i)
+    k_b = int(rng.choice(np.arange(1, game.goal - j + 1), p=opponent.mixed[i, j, : game.goal - j]))
+    a, b = _turn(k, rng), _turn(k_b, rng)
+    i, j = i + (0 if 1 in a else sum(a)), j + (0 if 1 in b else sum(b))
+    g = game.goal
+    winner = "tie" if i >= g and j >= g else "A" if i >= g else "B" if j >= g else ""
+    return PigGame(g, (i, j), game.turns + ((k, a, k_b, b),), winner)
+
+
+def _pig_view(game: PigGame, opp: PigOpponent) -> str:
+    lines = [f"<p>Against <b>{opp.name}</b>, goal {game.goal}.</p>"]
+    for n, (k, a, kb, b) in enumerate(game.turns[-3:], max(1, len(game.turns) - 2)):
+        show = lambda r: " ".join(map(str, r)) + (" → 0" if 1 in r else f" → {sum(r)}")  # noqa: E731
+        lines.append(f"<p>Turn {n}: you held at {k}: {show(a)}; B held at {kb}: {show(b)}</p>")
+    i, j = game.scores
+    lines.append(f"<p>Score: <b>you {i}</b>, B {j}.</p>")
+    if game.winner:
+        verdict = {"A": "You win.", "B": "B wins.", "tie": "Both reach the goal: a tie, each gets 1/2."}
+        return "".join(lines) + f"<p><b>{verdict[game.winner]}</b> Start a new game.</p>"
+    q = opp.choices(i, j)
+    best = int(q.argmax()) + 1
+    lines.append(
+        f"<p>Your win probability with optimal play from here: <b>{opp.values[i, j]:.4f}</b> "
+        f"(hold at {best} this turn).</p>"
+    )
+    near = range(best - 3, best + 4)
+    ks = sorted(k for k in {1, best - 10, *near, best + 10, len(q)} if 1 <= k <= len(q))
+    loss = q[best - 1] - q
+    cost = ["—" if k == best else f"−{loss[k - 1]:.4f}" if loss[k - 1] >= 5e-5 else "< 0.0001" for k in ks]
+    rows = [[k, f"{q[k - 1]:.4f}", c] for k, c in zip(ks, cost, strict=True)]
+    return "".join(lines) + _table(["hold at k", "win probability", "cost"], rows)
+
+
+def pig_explorer(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL, seed: int = 1) -> Explorer:
+    """Play simultaneous Pig: choose a hold value each turn and watch your win probability.
+
+    >>> ex = pig_explorer(goal=20, n=5)
+    >>> ex.controls["play"].click()
+    >>> "Turn 1" in ex.panes["game"].value
+    True
+    """
+    import ipywidgets as w
+
+    who = w.Dropdown(
+        options=[
+            ("hold at n", "hold_at"),
+            ("best response to hold at n", "best_response"),
+            ("equilibrium", "equilibrium"),
+        ],
+        value=kind,
+        description="opponent",
+    )
+    hold_n = w.IntSlider(value=n, min=1, max=pig.GOAL, description="n")
+    target = w.Dropdown(options=[20, 30, 50, 100], value=goal, description="goal")
+    k = w.IntSlider(value=1, min=1, max=goal, description="you hold at")
+    play, new = w.Button(description="play the turn"), w.Button(description="new game")
+    out = w.HTML()
+    state = {"rng": np.random.default_rng(seed)}
+
+    def show():
+        game, opp = state["game"], state["opp"]
+        if not game.winner:
+            k.max = game.goal - game.scores[0]
+            k.value = int(opp.choices(*game.scores).argmax()) + 1
+        return _pig_view(game, opp)
+
+    def restart(_=None):
+        out.value = "<p>Solving…</p>"
+
+        def compute():
+            state["opp"] = pig_opponent(who.value, min(hold_n.value, target.value), target.value)
+            state["game"] = PigGame(target.value)
+            return show()
+
+        _guarded(out, compute)
+
+    def turn(_):
+        def compute():
+            if "game" not in state:
+                raise ValueError("no game: choose an opponent first")
+            state["game"] = pig_play(state["game"], state["opp"], k.value, state["rng"])
+            return show()
+
+        _guarded(out, compute)
+
+    for control in (who, hold_n, target):
+        control.observe(restart, "value")
+    new.on_click(restart)
+    play.on_click(turn)
+    restart()
+    box = w.VBox([w.HBox([who, hold_n, target]), w.HBox([k, play, new]), out])
+    return Explorer(
+        box, {"opponent": who, "n": hold_n, "goal": target, "k": k, "play": play, "new": new}, {"game": out}
+    )

@@ -1,0 +1,121 @@
+"""Cosmic Wimpout: a turn roll by roll, with the chain state and the exact chances."""
+
+from __future__ import annotations
+
+import functools
+import html
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from dicelab import wimpout
+from dicelab.explore._widgets import Explorer, _guarded, _table
+
+
+@dataclass(frozen=True)
+class WimpoutTurn:
+    """A turn in progress: the chain ``state``, the Flash ``face`` to clear (or ``None``), the
+    ``points`` so far and the ``rolls`` made, each as ``(roll, points it scored, state after)``."""
+
+    state: wimpout.State = wimpout.ROLL_5
+    face: int | None = None
+    points: int = 0
+    rolls: tuple = ()
+
+
+@functools.cache
+def _wimpout_chain():
+    return wimpout.markov_chain()
+
+
+def finish_chances(state: wimpout.State) -> dict[str, Fraction]:
+    """The exact probability of each way a turn can end, from ``state`` (the paper's chain).
+
+    >>> chances = finish_chances(wimpout.ROLL_5)
+    >>> sum(chances.values()), round(float(chances["Score and Stop"]), 4)
+    (Fraction(1, 1), 0.7719)
+    """
+    if state.absorbing:
+        return {a.end: Fraction(a == state) for a in wimpout.ABSORBING}
+    chain = _wimpout_chain()
+    return {a.end: chain.absorption_probability(state, a) for a in wimpout.ABSORBING}
+
+
+def wimpout_roll(turn: WimpoutTurn, roll) -> WimpoutTurn:
+    """The turn after ``roll`` (a tuple of faces, or text such as ``"5 5 5 2 *"``) of the dice ``turn`` rolls.
+
+    Examples
+    --------
+    >>> t = wimpout_roll(WimpoutTurn(), "5 5 5 2 6")
+    >>> t.points, str(t.state), t.face
+    (50, 'Flash 5, 10; Reroll 1B, 1W', 5)
+    """
+    if turn.state.absorbing:
+        raise ValueError(f"the turn has ended ({turn.state}): start a new one")
+    roll = wimpout.parse_roll(roll) if isinstance(roll, str) else tuple(roll)
+    if len(roll) != turn.state.n_dice:
+        raise ValueError(f"{turn.state} rolls {turn.state.n_dice} dice (black die last), got {len(roll)}")
+    st = wimpout.step(turn.state, roll, face=turn.face)
+    points = 0 if st.state in (wimpout.WIMPOUT, wimpout.AUTO_LOSE) else turn.points + st.points
+    return WimpoutTurn(st.state, st.flash, points, turn.rolls + ((roll, st.points, st.state),))
+
+
+def _random_roll(state: wimpout.State, rng) -> tuple:
+    white = [wimpout.WHITE_FACES[int(x)] for x in rng.integers(0, 6, size=state.white)]
+    return tuple(white) + ((wimpout.BLACK_FACES[int(rng.integers(0, 6))],) if state.black else ())
+
+
+def _wimpout_view(turn: WimpoutTurn) -> str:
+    rows = [[wimpout.show(r), p, html.escape(str(s))] for r, p, s in turn.rolls]
+    chances = finish_chances(turn.state)
+    tex = lambda v: rf"$\frac{{{v.numerator}}}{{{v.denominator}}}$" if v.denominator > 1 else str(v)  # noqa: E731
+    odds = [[end, tex(v) if v.denominator < 10**6 else "", f"{float(v):.4f}"] for end, v in chances.items()]
+    face = f", Flash of {turn.face}s to clear" if turn.face is not None else ""
+    where = html.escape(str(turn.state))
+    head = f"<p>Turn so far: <b>{turn.points} points</b>; state <b>{where}</b>{face}. " + (
+        "The turn is over.</p>"
+        if turn.state.absorbing
+        else f"Next: roll {turn.state.n_dice} dice (white first, black last; * is the sun).</p>"
+    )
+    return (
+        head
+        + _table(["roll", "points", "state after"], rows)
+        + "<p>How the turn ends from here (exact, the paper's chain):</p>"
+        + _table(["ending", "probability", "≈"], odds)
+    )
+
+
+def wimpout_explorer(seed: int = 7) -> Explorer:
+    """Play a turn of Cosmic Wimpout roll by roll: type a roll or roll at random.
+
+    >>> ex = wimpout_explorer()
+    >>> ex.controls["roll"].value = "5 2 3 4 6"
+    >>> ex.controls["go"].click()
+    >>> "5 points" in ex.panes["turn"].value
+    True
+    """
+    import ipywidgets as w
+
+    typed = w.Text(value="", placeholder="e.g. 5 5 5 2 *  (empty: random)", description="roll")
+    go, new = w.Button(description="roll"), w.Button(description="new turn")
+    out = w.HTMLMath()
+    state = {"turn": WimpoutTurn(), "rng": np.random.default_rng(seed)}
+
+    def roll(_):
+        def compute():
+            faces = typed.value.strip() or _random_roll(state["turn"].state, state["rng"])
+            state["turn"] = wimpout_roll(state["turn"], faces)
+            return _wimpout_view(state["turn"])
+
+        _guarded(out, compute)
+
+    def restart(_=None):
+        state["turn"] = WimpoutTurn()
+        out.value = _wimpout_view(state["turn"])
+
+    go.on_click(roll)
+    new.on_click(restart)
+    restart()
+    box = w.VBox([w.HBox([typed, go, new]), out])
+    return Explorer(box, {"roll": typed, "go": go, "new": new}, {"turn": out})
