@@ -1,0 +1,109 @@
+"""Cosmic Wimpout: one rules engine, and every table of the paper derived from it.
+
+Serves ``cosmic-wimpout.txt`` (E. C. Kornegay and B. Yankosky) and notebook
+``04_cosmic_wimpout.ipynb``.
+
+Dice: four white dice ``2, 3, 4, 5, 6, 10`` and one black die ``2, SUN, 4, 5, 6, 10``
+(the Flaming Sun replaces the 3). A roll lists the white dice first and the black die
+last. Scoring (Section 2): 5s and 10s score their face; three matching faces are a
+*Flash* worth 10 x the face; the sun with a pair must complete a Flash of the pair;
+otherwise the sun is wild (5 or 10; here 10, the paper's first assumption); five
+matching faces are a *Freight Train* worth 100 x the face, except five 6s (instant
+win) and five 10s (Supernova, instant loss); a roll that scores nothing is a Wimpout.
+
+Readings where the rules leave a choice (each a parameter of :class:`Rules`):
+
+``sun_value = 10``
+    the sun outside a Flash counts 10 (the paper's assumption);
+``fourth_scores = True``
+    a fourth die matching a Flash of 5s or 10s still scores its face ("for every 5
+    and 10 rolled ... unless three or five of them are rolled at once"); Table 2 needs
+    this reading. A fourth 2, 3, 4 or 6 never scores and must be rerolled;
+``two_pairs = "max"``
+    with two pairs and the sun, the Flash that scores more; on a tie (only
+    ``4 4 5 5 SUN``) the Flash of the higher face.
+"""
+
+# ruff: noqa: I001 (the imports follow the chapter's order, not the alphabet)
+
+# the dice and the scoring rules
+from dicelab.wimpout.dice import (
+    BLACK_FACES,
+    NONSCORING,
+    SUN,
+    WHITE_FACES,
+    Rules,
+    Score,
+    all_rolls,
+    initial_roll_distribution,
+    parse_roll,
+    pattern_rolls,
+    score,
+    show,
+)
+
+# the turn as an absorbing Markov chain
+from dicelab.wimpout.chain import (
+    ABSORBING,
+    AUTO_LOSE,
+    AUTO_WIN,
+    ROLL_5,
+    STOP,
+    TRANSIENT,
+    WIMPOUT,
+    Outcome,
+    State,
+    Step,
+    by_face,
+    clear_caches,
+    clearing_state,
+    markov_chain,
+    rolls,
+    state,
+    step,
+    step_outcomes,
+    turn_chain,
+)
+
+# beyond the paper: whole turns
+from dicelab.wimpout.turns import expected_turn_score, play_turns, simulate_turns
+
+__all__ = [
+    # the dice and the scoring rules
+    "SUN",
+    "WHITE_FACES",
+    "BLACK_FACES",
+    "Rules",
+    "Score",
+    "score",
+    "show",
+    "all_rolls",
+    "parse_roll",
+    "pattern_rolls",
+    "NONSCORING",
+    "initial_roll_distribution",
+    # the turn as an absorbing Markov chain
+    "State",
+    "ROLL_5",
+    "AUTO_WIN",
+    "AUTO_LOSE",
+    "STOP",
+    "WIMPOUT",
+    "TRANSIENT",
+    "ABSORBING",
+    "state",
+    "clearing_state",
+    "Step",
+    "step",
+    "rolls",
+    "Outcome",
+    "step_outcomes",
+    "markov_chain",
+    "clear_caches",
+    "by_face",
+    "turn_chain",
+    # beyond the paper: whole turns
+    "expected_turn_score",
+    "simulate_turns",
+    "play_turns",
+]
