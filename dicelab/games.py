@@ -30,15 +30,16 @@ class MatrixGameSolution:
     pure: bool
 
 
-def _check_matrix(A) -> np.ndarray:
+def _check_matrix(A, name: str = "A") -> np.ndarray:
+    """``A`` as a non-empty, finite 2-D float array, or a ValueError naming it."""
     try:
         A = np.asarray(A, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError("A must be a 2-D payoff matrix of numbers") from None
+        raise ValueError(f"{name} must be a 2-D payoff matrix of numbers") from None
     if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
-        raise ValueError(f"A must be a non-empty 2-D payoff matrix, got shape {A.shape}")
+        raise ValueError(f"{name} must be a non-empty 2-D payoff matrix, got shape {A.shape}")
     if not np.isfinite(A).all():
-        raise ValueError("A must hold finite payoffs")
+        raise ValueError(f"{name} must hold finite payoffs")
     return A
 
 

@@ -222,7 +222,7 @@ def test_sequential_against_plain_value_iteration(goal):
         (lambda: reference.paper_value_iteration(pig.hold_at(3, 8), max_iter=2), "value iteration"),
         (lambda: pig.full_best_response(pig.hold_at(3, 8), max_iter=1), "stopping iteration"),
         (lambda: pig.sequential_optimal(8, max_iter=1), "sequential Pig"),
-        (lambda: pig.equilibrium(4, max_iter=1), "stage-game fixed point"),
+        (lambda: pig.equilibrium(4, max_iter=1), "stage-game double oracle"),
         (lambda: pig.svima(4, max_iter=1), "stage-game fixed point"),
     ],
 )
@@ -270,6 +270,16 @@ def test_the_same_loops_converge_within_their_default_budget():
         (lambda: reference.paper_value_iteration(pig.hold_at(3, 6), max_iter=0), "max_iter must be >= 1"),
         (lambda: pig.symmetric_value_iteration(6, sweeps=1), "sweeps must be >= 2"),
         (lambda: pig.stage_game(np.zeros((3, 3)), 3, 0), "i must be in 0..2"),
+        (lambda: pig.solve_stage_game(np.ones((2, 2)), np.ones((2, 2))), "C must have entries in"),
+        (lambda: pig.solve_stage_game(np.ones((2, 2)), np.eye(2) / 2), "C must be of rank one"),
+        (lambda: pig.solve_stage_game(np.ones((2, 2)), np.zeros((2, 3))), "C must have the shape"),
+        (lambda: pig.solve_stage_game([[np.nan]], [[0]]), "A must hold finite"),
+        (lambda: pig.equilibrium(6, exact_band=-1), "exact_band must be"),
+        (
+            lambda: pig.exploitability(np.ones((3, 3, 3)), np.ones((3, 3, 3))),
+            "policy must hold probabilities",
+        ),
+        (lambda: pig.exploitability(pure(pig.hold_at(2, 3)), np.ones((2, 2, 2))), "opponent must have shape"),
     ],
 )
 def test_bad_input(call, message):
@@ -280,31 +290,128 @@ def test_bad_input(call, message):
 # --------------------------------------------------------------------------- both players rational
 
 
-@pytest.mark.parametrize("goal", [2, 6, 12])
+def pure(policy):
+    """A pure policy ``[own, other]`` as mixed strategies ``[i, j, k-1]`` in A's states."""
+    table = pig.Policy(policy).two_player()
+    return np.eye(table.shape[0])[table - 1]
+
+
+@pytest.mark.parametrize("goal", [2, 12, 41, 50])
 def test_equilibrium_is_symmetric_and_solves_every_stage_game(goal):
     eq = pig.equilibrium(goal)
-    assert eq.value == pytest.approx(0.5, abs=1e-12)
-    assert np.allclose(eq.values + eq.values.T, 1.0, atol=1e-11)
+    assert eq.value == pytest.approx(0.5, abs=1e-15)
+    assert np.abs(eq.values + eq.values.T - 1).max() < 1e-15
+    assert (~eq.pure).any() == (goal >= 41)  # the first goal with a state that needs mixing
     for i, j in itertools.product(range(goal), repeat=2):
         A, C = pig.stage_game(eq.values, i, j)
         M = A + C * eq.values[i, j]
         x, y = eq.policy[i, j, : goal - i], eq.opponent[i, j, : goal - j]
-        assert games.solve_matrix_game(M).value == pytest.approx(eq.values[i, j], abs=1e-10)
-        assert (x @ M).min() >= eq.values[i, j] - 1e-9 and (M @ y).max() <= eq.values[i, j] + 1e-9
-        assert eq.pure[i, j] == (x.max() > 1 - 1e-12 and y.max() > 1 - 1e-12)
+        assert x.sum() == pytest.approx(1, abs=1e-15) and y.sum() == pytest.approx(1, abs=1e-15)
+        assert games.solve_matrix_game(M).value == pytest.approx(eq.values[i, j], abs=1e-10)  # an LP agrees
+        assert (x @ M).min() >= eq.values[i, j] - 1e-14 and (M @ y).max() <= eq.values[i, j] + 1e-14
+        assert eq.pure[i, j] == (x.max() == 1 and y.max() == 1)
+        gap = M.max(axis=0).min() - M.min(axis=1).max()  # pure minimax - pure maximin
+        assert eq.margin[i, j] > 0 and (gap > 0) == (not eq.pure[i, j])
+
+
+def test_the_equilibrium_at_goal_100_is_symmetric_and_certified():
+    eq = pig.equilibrium()
+    assert np.abs(eq.values + eq.values.T - 1).max() < 1e-12
+    assert np.array_equal(eq.pure, eq.pure.T) and np.array_equal(eq.policy, eq.opponent.transpose(1, 0, 2))
+    assert 0 <= eq.exploitability < 1e-12
+    assert eq.exploitability == pig.exploitability(eq.policy, eq.opponent)
+    support = (eq.policy > 0).sum(axis=2)
+    assert support.max() == 2 and np.array_equal(support > 1, ~eq.pure)
+    # the certificate can fail: move weight between the two actions of one mixed state
+    i, j = np.argwhere(~eq.pure)[0]
+    bent = eq.policy.copy()
+    a, b = np.nonzero(bent[i, j])[0]
+    bent[i, j, a], bent[i, j, b] = bent[i, j, a] + 0.1 * bent[i, j, b], 0.9 * bent[i, j, b]
+    assert pig.exploitability(bent, eq.opponent) > 1e-9
+
+
+def test_the_state_that_needs_mixing_is_decided_exactly():
+    eq = pig.equilibrium()
+    for mixed in (True, False):  # the mixed state closest to pure, and the pure one closest to mixed
+        where = np.where(eq.pure != mixed, eq.margin, np.inf).argmin()
+        i, j = (int(v) for v in np.unravel_index(where, eq.margin.shape))
+        lower, upper = reference.exact_pure_bounds(eq.values, i, j)
+        assert isinstance(lower, Fraction) and lower - 1e-16 <= eq.values[i, j] <= upper + 1e-16
+        assert (lower < upper) == mixed == (not eq.pure[i, j])
+        if mixed:  # the bounds lie apart by at least the gap at the state's value
+            assert upper - lower >= eq.margin[i, j] * (1 - 1e-9) and {(i, j), (j, i)} == {(35, 45), (45, 35)}
+        else:
+            assert lower == upper
+
+
+def test_exact_band_decides_the_closest_states_in_fractions():
+    eq = pig.equilibrium(44)
+    band = float(np.sort(eq.margin.ravel())[12])
+    exact = pig.equilibrium(44, exact_band=band)
+    assert exact.n_exact == int((eq.margin < band).sum()) >= 12 and eq.n_exact == 0
+    assert np.array_equal(exact.pure, eq.pure)
+    A, C = pig.stage_game(eq.values, 3, 7)
+    Ax, Cx = reference.exact_stage_game(eq.values, 3, 7)
+    assert np.abs(A - Ax.astype(float)).max() < 1e-15 and np.abs(C - Cx.astype(float)).max() < 1e-15
+
+
+def test_equilibrium_without_the_symmetry_of_ties():
+    lose, win = pig.equilibrium(50, tie=0), pig.equilibrium(50, tie=1)
+    assert (~lose.pure).any() and lose.exploitability < 1e-12 and win.exploitability < 1e-12
+    assert (
+        np.abs(lose.values - (1 - win.values.T)).max() < 1e-14
+    )  # B's seat with ties as wins is A's with ties as losses
+    assert lose.value < 0.5 < win.value
+
+
+def test_solve_stage_game_on_kernels_of_every_size():
+    rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]]) / 4 + 0.5
+    sol = pig.solve_stage_game(rps, np.zeros((3, 3)))
+    assert sol.value == pytest.approx(0.5, abs=1e-15) and not sol.pure
+    assert np.allclose(sol.row, 1 / 3, atol=1e-15) and np.allclose(sol.col, 1 / 3, atol=1e-15)
+    z, w = np.array([0.2, 0.5, 0.1]), np.array([0.3, 0.1, 0.6])
+    sol = pig.solve_stage_game(rps * 0.5, np.outer(z, w))
+    M = rps * 0.5 + np.outer(z, w) * sol.value
+    assert (sol.row @ M).min() >= sol.value - 1e-15 and (M @ sol.col).max() <= sol.value + 1e-15
+    assert (sol.row > 0).all() and games.solve_matrix_game(M).value == pytest.approx(sol.value, abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(0, 2**32 - 1))
+def test_solve_stage_game_finds_the_fixed_point(m, n, seed):
+    rng = np.random.default_rng(seed)
+    A, z, w = rng.uniform(0, 0.6, (m, n)), rng.uniform(0, 0.9, m), rng.uniform(0, 0.9, n)
+    sol = pig.solve_stage_game(A, np.outer(z, w))
+    M = A + np.outer(z, w) * sol.value
+    assert sol.row.sum() == pytest.approx(1) and sol.col.sum() == pytest.approx(1)
+    assert (sol.row @ M).min() >= sol.value - 1e-13 and (M @ sol.col).max() <= sol.value + 1e-13
+    assert sol.pure == (sol.row.max() == 1 and sol.col.max() == 1)
+
+
+def test_exploitability_of_pure_policies_is_their_best_responses():
+    goal = 15
+    a, b = pig.hold_at(3, goal), pig.best_response(pig.hold_at(5, goal)).policy
+    gain = pig.exploitability(pure(a), pure(b).transpose(1, 0, 2))
+    against_b = pig.best_response(b).values  # A best-responds to B
+    against_a = pig.best_response(a).values  # B (in A's seat) best-responds to A
+    assert gain == pytest.approx((against_b - (1 - against_a.T)).max(), abs=1e-15)
 
 
 def test_svima_is_the_upper_value_of_pure_stage_games():
     goal = 10
     sv, eq = pig.svima(goal), pig.equilibrium(goal)
-    assert sv.pure.all() and sv.n_lp == 0
+    assert sv.pure.all() and sv.n_exact == 0 and np.isnan(sv.margin).all()
     assert sv.value >= eq.value - 1e-12  # B leads, A follows: the follower cannot lose by it
     for i, j in itertools.product(range(goal), repeat=2):
         A, C = pig.stage_game(sv.values, i, j)
         M = A + C * sv.values[i, j]
         assert sv.values[i, j] == pytest.approx(M.max(axis=0).min(), abs=1e-12)  # min over B of max over A
+        assert sv.values[i, j] == pytest.approx(
+            float(reference.exact_pure_bounds(sv.values, i, j)[1]), abs=1e-15
+        )
     a, b = sv.most_likely_policy(), sv.most_likely_opponent_policy()
     assert a.table.shape == b.table.shape == (goal, goal)
+    assert sv.exploitability == pig.exploitability(sv.policy, sv.opponent) >= eq.exploitability
 
 
 def period_by_brute_force(history, longest=10):

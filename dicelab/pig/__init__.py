@@ -22,8 +22,11 @@ policy
     for a *simple* policy such as :func:`hold_at`.
 
 Exactness: the distributions of ``X_k`` are exact fractions; the solvers are float64, each
-checked against exact fractions on small goals (:mod:`dicelab.pig.reference`). The paper's
-own algorithms are in :mod:`dicelab.pig.reference` too (``paper_*``).
+checked against exact fractions on small goals (:mod:`dicelab.pig.reference`). The
+equilibrium solves every stage game in closed form on its support, decides in exact
+fractions whether a state needs mixing where the floats come close, and is certified by both
+players' exact best responses (:func:`exploitability`). The paper's own algorithms are in
+:mod:`dicelab.pig.reference` too (``paper_*``).
 
 >>> from dicelab import pig
 >>> round(pig.best_response(pig.hold_at(25)).value, 4)
@@ -55,6 +58,8 @@ from dicelab.pig.stochastic_game import (
     Equilibrium,
     SymmetricIteration,
     equilibrium,
+    exploitability,
+    solve_stage_game,
     stage_game,
     svima,
     symmetric_value_iteration,
@@ -88,6 +93,8 @@ __all__ = [
     "sequential_optimal",
     # the stochastic game
     "stage_game",
+    "solve_stage_game",
+    "exploitability",
     "Equilibrium",
     "equilibrium",
     "svima",

@@ -2,9 +2,15 @@
 
 Conventions shared by every kernel:
 
-* ``T = hold_table(goal)``, ``T[k, x] = P(X_k = x)``; arrays of values ``win[i, j]`` cover
-  the scores below ``goal``; past the goal :func:`goal_reward` gives the value.
-* ``opp[j, i]`` is B's hold value when B has ``j`` points and A has ``i``.
+* ``T = hold_table(goal)``, ``T[k, x] = P(X_k = x)``: ``X_k`` is ``0`` or one of ``k..k+5``.
+* ``W = padded_values(goal, tie)`` holds A's values on ``(i, j)`` in ``[0, 2 goal + 6)^2``: the
+  reward :func:`goal_reward` past the goal, the solved ``p(i, j)`` inside (0 until solved).
+  Reverse sweeps rely on that 0: while ``(i, j)`` is being solved, the turn in which both
+  players score 0 (the self-loop) contributes nothing and is solved in closed form instead.
+* An opponent's turn is a list of outcomes ``bs[:m]`` with probabilities ``ps[:m]``
+  (:func:`pure_outcomes`, :func:`mixed_outcomes`), ``bs[0] = 0``. A's value after the turn, averaged over the
+  opponent's outcomes *once per state*, is ``G[x]`` for A's turn total ``x``
+  (:func:`after_turn`); each hold value ``k`` then costs its own 7 outcomes (:func:`hold_value`).
 * A kernel that iterates to a fixed point returns ``(iterations, residual)`` of its worst
   state; the Python wrapper checks them once against the tolerance and the budget.
 
@@ -54,164 +60,180 @@ def padded_values(goal, tie):
     return W
 
 
-@njit(cache=True)
-def _weighted(i, j, goal, win, tie, p):
-    """``p`` times the value at ``(i, j)``: the reward past the goal, else the solved ``win[i, j]``."""
-    if i >= goal or j >= goal:
-        return goal_reward(p, i >= goal, j >= goal, tie)
-    return p * win[i, j]
+# --------------------------------------------------------------------------- one turn
 
 
 @njit(cache=True)
-def _best_hold(i, goal, T, g0, G, bust1, bust2):
-    """A's best hold value ``k`` on ``i`` points and its value ``max_k a_k / (1 - c_k)``.
+def mixed_outcomes(T, ks, ws, s, d, bs, ps):
+    """The turn total of a player who holds at ``ks[t]`` with probability ``ws[t]`` (``t < s``).
 
-    ``G[x]``: the value when A ends the turn with ``x > 0`` points, ``g0``: when A scores 0
-    and some opponent does not; ``bust1``, ``bust2``: the opponents' chances of scoring 0
-    (``bust2 = 1`` with one opponent), so ``c_k = P(X_k = 0) bust1 bust2``. Ties go to the
-    smallest ``k``.
+    Writes its outcomes of positive probability to ``bs``/``ps`` (0 first) and returns their
+    number. ``d`` is a scratch array of zeros, left zeroed.
     """
-    best = -1.0
-    best_k = 1
-    for k in range(1, goal - i + 1):
-        a = T[k, 0] * g0
+    for t in range(s):
+        k, w = ks[t], ws[t]
+        d[0] += w * T[k, 0]
         for r in range(6):
-            a += T[k, k + r] * G[k + r]
-        v = self_loop_value(a, T[k, 0] * bust1 * bust2)
-        if v > best:
-            best = v
-            best_k = k
-    return best, best_k
+            d[k + r] += w * T[k, k + r]
+    bs[0], ps[0], d[0] = 0, d[0], 0.0
+    m = 1
+    for t in range(s):
+        for x in range(ks[t], ks[t] + 6):
+            if d[x] != 0.0:
+                bs[m], ps[m], d[x] = x, d[x], 0.0
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def pure_outcomes(T, k, bs, ps):
+    """The outcomes of ``X_k`` of positive probability into ``bs``/``ps`` (0 first); returns their number."""
+    bs[0], ps[0] = 0, T[k, 0]
+    m = 1
+    for x in range(k, k + 6):
+        if T[k, x] != 0.0:
+            bs[m], ps[m] = x, T[k, x]
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def after_turn(i, j, na, bs, ps, m, W, G):
+    """``G[x] = sum_t ps[t] W[i + x, j + bs[t]]`` for A's turn totals ``x = 0..na+5``."""
+    for x in range(na + 6):
+        g = 0.0
+        for t in range(m):
+            g += ps[t] * W[i + x, j + bs[t]]
+        G[x] = g
+
+
+@njit(cache=True)
+def after_hold(k, T, G):
+    """``a_k = E[G[X_k]]``: A's value after a turn holding at ``k``, the self-loop left out."""
+    a = T[k, 0] * G[0]
+    for r in range(6):
+        a += T[k, k + r] * G[k + r]
+    return a
+
+
+@njit(cache=True)
+def hold_value(k, T, G, bust1, bust2):
+    """A's value when holding at ``k``: ``a_k / (1 - P(X_k = 0) bust1 bust2)`` (:func:`after_hold`).
+
+    ``bust1``, ``bust2``: the chances that the opponents score 0 (``bust2 = 1`` with one
+    opponent); ``bust1 = 0`` where ``G[0]`` already carries the state's own value (value
+    iteration).
+    """
+    return self_loop_value(after_hold(k, T, G), T[k, 0] * bust1 * bust2)
+
+
+@njit(cache=True)
+def best_hold(na, T, G, bust1, bust2):
+    """``max_k`` :func:`hold_value` over ``k = 1..na`` and the first ``k`` attaining it.
+
+    The values ``a_k / d_k`` are compared as ``a_k d_best > a_best d_k`` (every ``d > 0``):
+    one division, for the best ``k``, instead of one for every ``k``.
+    """
+    best_a, best_d = -1.0, 1.0
+    best_k = 1
+    for k in range(1, na + 1):
+        a = after_hold(k, T, G)
+        d = 1 - T[k, 0] * bust1 * bust2
+        if a * best_d > best_a * d:
+            best_a, best_d, best_k = a, d, k
+    return best_a / best_d, best_k  # self_loop_value, with 1 - c already formed
 
 
 # --------------------------------------------------------------------------- two players
 
 
 @njit(cache=True)
-def _turn_outcomes(i, j, kb, goal, T, win, tie, G):
-    """Fill ``G[x]`` (A ends the turn with ``x > 0`` points) over B's outcomes when B holds at
-    ``kb``; return the value when A scores 0 and B scores, the self-loop left out."""
-    for x in range(1, goal - i + 6):
-        g = 0.0
-        for b in range(kb + 6):
-            pb = T[kb, b]
-            if pb == 0.0:
-                continue
-            g += _weighted(i + x, j + b, goal, win, tie, pb)
-        G[x] = g
-    g0 = 0.0
-    for b in range(1, kb + 6):
-        pb = T[kb, b]
-        if pb == 0.0:
-            continue
-        g0 += _weighted(i, j + b, goal, win, tie, pb)
-    return g0
-
-
-@njit(cache=True)
-def best_response_sweep(goal, T, opp, tie):
-    """A's best hold value in one reverse sweep: states by decreasing scores, each action's
-    self-loop solved by :func:`self_loop_value`. Returns ``(win, policy)``."""
-    win = np.zeros((goal, goal))
+def response_sweep(goal, T, W, ks, ws):
+    """A's best hold value against an opponent who holds at ``ks[i, j, t]`` with probability
+    ``ws[i, j, t]`` in state ``(i, j)``: one reverse sweep, filling ``W``. Returns the policy."""
     pol = np.zeros((goal, goal), dtype=np.int64)
+    d = np.zeros(goal + 6)
+    bs = np.zeros(goal + 6, dtype=np.int64)
+    ps = np.zeros(goal + 6)
     G = np.zeros(goal + 6)
+    s = ks.shape[2]
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
-            kb = opp[j, i]
-            g0 = _turn_outcomes(i, j, kb, goal, T, win, tie, G)
-            win[i, j], pol[i, j] = _best_hold(i, goal, T, g0, G, T[kb, 0], 1.0)
-    return win, pol
+            m = mixed_outcomes(T, ks[i, j], ws[i, j], s, d, bs, ps)
+            after_turn(i, j, goal - i, bs, ps, m, W, G)
+            W[i, j], pol[i, j] = best_hold(goal - i, T, G, ps[0], 1.0)
+    return pol
 
 
 @njit(cache=True)
-def _continuation(i, j, k, kb, goal, T, win, tie, with_self_loop):
-    """Expected value after one turn in which A holds at ``k`` and B at ``kb``; the turn in
-    which both score 0 counts ``win[i, j]`` if ``with_self_loop``, else nothing."""
-    q = 0.0
-    for x in range(k + 6):
-        pa = T[k, x]
-        if pa == 0.0:
-            continue
-        for b in range(kb + 6):
-            pb = T[kb, b]
-            if pb == 0.0 or (x == 0 and b == 0 and not with_self_loop):
-                continue
-            q += _weighted(i + x, j + b, goal, win, tie, pa * pb)
-    return q
-
-
-@njit(cache=True)
-def value_iteration_sweep(goal, T, opp, tie, win, pol):
+def value_iteration_sweep(goal, T, opp, W, pol):
     """One Gauss-Seidel sweep of value iteration over i, then j, ascending; returns the largest change.
 
-    A's greedy values replace ``win`` in place and its actions go to ``pol``. B plays
+    A's greedy values replace ``W`` in place and its actions go to ``pol``; the self-loop is
+    iterated like any other transition (``G[0]`` holds the state's current value). B plays
     ``opp[j, i]``. Passing the same array as ``opp`` and ``pol`` gives the paper's symmetric
     iteration: A's new action at (i, j) is B's action at (j, i) for the states that follow.
     """
+    bs, ps, G = np.zeros(7, dtype=np.int64), np.zeros(7), np.zeros(goal + 6)
     delta = 0.0
     for i in range(goal):
         for j in range(goal):
-            kb = opp[j, i]
-            best = -1.0
-            best_k = 1
-            for k in range(1, goal - i + 1):
-                q = _continuation(i, j, k, kb, goal, T, win, tie, True)
-                if q > best:
-                    best = q
-                    best_k = k
-            delta = max(delta, abs(best - win[i, j]))
-            win[i, j] = best
+            m = pure_outcomes(T, opp[j, i], bs, ps)
+            after_turn(i, j, goal - i, bs, ps, m, W, G)
+            best, best_k = best_hold(goal - i, T, G, 0.0, 1.0)
+            delta = max(delta, abs(best - W[i, j]))
+            W[i, j] = best
             pol[i, j] = best_k
     return delta
 
 
 @njit(cache=True)
-def evaluate(goal, T, pa_pol, pb_pol, tie):
-    """A's winning probability when A plays ``pa_pol[i, j]`` and B ``pb_pol[j, i]``: one reverse sweep."""
-    win = np.zeros((goal, goal))
+def evaluate(goal, T, W, pa_pol, pb_pol):
+    """A's winning probability when A plays ``pa_pol[i, j]`` and B ``pb_pol[j, i]``: one reverse
+    sweep into ``W``."""
+    bs, ps, G = np.zeros(7, dtype=np.int64), np.zeros(7), np.zeros(goal + 6)
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
-            k, kb = pa_pol[i, j], pb_pol[j, i]
-            a = _continuation(i, j, k, kb, goal, T, win, tie, False)
-            win[i, j] = self_loop_value(a, T[k, 0] * T[kb, 0])
-    return win
+            m = pure_outcomes(T, pb_pol[j, i], bs, ps)
+            after_turn(i, j, goal - i, bs, ps, m, W, G)
+            W[i, j] = hold_value(pa_pol[i, j], T, G, ps[0], 1.0)
 
 
 @njit(cache=True)
-def stopping_response(goal, T, opp, tie, tol, max_iter):
+def stopping_response(goal, T, W, opp, tol, max_iter):
     """Best response that may hold at any turn total: optimal stopping within the turn.
 
     In each state A's value ``v`` solves ``v = V(0; v)``, where ``V(t; v)`` is the optimal
     stopping value at turn total ``t`` when a 1 is worth ``v`` (both players scoring 0 returns
-    to the state): a contraction, iterated until the change is below ``tol``. Returns
-    ``(win, roll, iterations, residual)``; ``roll[i, j, t]`` is True where A rolls on.
+    to the state): a contraction, iterated until the change is below ``tol``. Fills ``W``;
+    returns ``(roll, iterations, residual)``; ``roll[i, j, t]`` is True where A rolls on.
     """
-    win = np.zeros((goal, goal))
     roll = np.zeros((goal, goal, goal), dtype=np.bool_)
     V = np.zeros(goal + 6)
-    G = np.zeros(goal + 6)
+    bs, ps, G = np.zeros(7, dtype=np.int64), np.zeros(7), np.zeros(goal + 6)
     worst_it, worst_res = 0, 0.0
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
-            kb = opp[j, i]
-            g0 = _turn_outcomes(i, j, kb, goal, T, win, tie, G)
+            m = pure_outcomes(T, opp[j, i], bs, ps)
+            after_turn(i, j, goal - i, bs, ps, m, W, G)
+            g0, bust = G[0], ps[0]
             roll[i, j, 0] = True  # a player rolls at least once
             v = 0.0
             res = np.inf
             it = 0
             while it < max_iter:
                 it += 1
-                bust = g0 + T[kb, 0] * v
+                lost = g0 + bust * v
                 for t in range(goal - i + 5, 0, -1):
                     if i + t >= goal:
                         V[t] = G[t]
                         continue
-                    go_on = bust / 6.0
+                    go_on = lost / 6.0
                     for r in range(2, 7):
                         go_on += V[t + r] / 6.0 if t + r < goal - i + 6 else G[goal - i] / 6.0
                     V[t] = max(G[t], go_on)
                     roll[i, j, t] = go_on > G[t]
-                new = bust / 6.0
+                new = lost / 6.0
                 for r in range(2, 7):
                     new += V[r] / 6.0
                 res = abs(new - v)
@@ -220,78 +242,88 @@ def stopping_response(goal, T, opp, tie, tol, max_iter):
                     break
             worst_it = max(worst_it, it)
             worst_res = max(worst_res, res)
-            win[i, j] = v
-    return win, roll, worst_it, worst_res
+            W[i, j] = v
+    return roll, worst_it, worst_res
 
 
 # --------------------------------------------------------------------------- three players
 
 
 @njit(cache=True)
+def _simple_outcomes(T, o):
+    """The outcomes of every score's turn under a simple policy ``o``: ``(bs, ps, m)`` by score."""
+    goal = o.shape[0]
+    bs = np.zeros((goal, 7), dtype=np.int64)
+    ps = np.zeros((goal, 7))
+    m = np.zeros(goal, dtype=np.int64)
+    for j in range(goal):
+        m[j] = pure_outcomes(T, o[j], bs[j], ps[j])
+    return bs, ps, m
+
+
+@njit(cache=True)
 def best_response_3p_sweep(goal, T, o1, o2):
     """A against two simple opponents (hold values by own score): one reverse sweep.
 
-    ``agg[i, j1, j2] = sum_b2 P(B2 scores b2) p(i, j1, j2 + b2)`` is kept for every
-    finished row, so A's outcomes need only B1's outcomes on top (7 terms, not 49).
-    Returns ``(win, policy)``.
+    Two running averages make each state cost only A's own hold values:
+    ``agg[j1', j2] = sum_b2 P(B2 scores b2) p(i, j1', j2 + b2)`` for the finished rows of the
+    current plane ``i``, and ``E[j1, j2, i'] = sum_{b1, b2} P(b1) P(b2) p(i', j1 + b1, j2 + b2)``
+    for the finished planes: A's value after the turn with A on ``i'`` (0 where an opponent
+    alone reaches the goal; ``i' >= goal``: A at the goal, alone or sharing). ``E[j1, j2, i]``
+    holds the current state's ``G[0]`` while the state is solved. Returns ``(win, policy)``.
     """
     win = np.zeros((goal, goal, goal))
     pol = np.zeros((goal, goal, goal), dtype=np.int64)
-    agg = np.zeros((goal, goal, goal))
-    G = np.zeros(goal + 6)
+    E = np.zeros((goal, goal, goal + 6))
+    agg = np.zeros((goal, goal))
+    b1s, p1s, m1s = _simple_outcomes(T, o1)
+    b2s, p2s, m2s = _simple_outcomes(T, o2)
+    q1 = np.zeros(goal)  # P(the opponent reaches the goal this turn)
+    q2 = np.zeros(goal)
+    for j in range(goal):
+        for t in range(m1s[j]):
+            q1[j] += p1s[j, t] if j + b1s[j, t] >= goal else 0.0
+        for t in range(m2s[j]):
+            q2[j] += p2s[j, t] if j + b2s[j, t] >= goal else 0.0
+    for j1 in range(goal):
+        for j2 in range(goal):
+            a, b = q1[j1], q2[j2]  # A at the goal with none, one or both opponents (two winners share 1/2)
+            w = (
+                goal_reward((1 - a) * (1 - b), True, 0, 0.5)
+                + goal_reward(a * (1 - b) + b * (1 - a), True, 1, 0.5)
+                + goal_reward(a * b, True, 2, 0.5)
+            )
+            for x in range(goal, goal + 6):
+                E[j1, j2, x] = w
     for i in range(goal - 1, -1, -1):
+        na = goal - i
         for j1 in range(goal - 1, -1, -1):
-            k1 = o1[j1]
-            q1 = 0.0  # P(B1 reaches the goal this turn)
-            for b in range(k1, k1 + 6):
-                if j1 + b >= goal:
-                    q1 += T[k1, b]
+            b1, p1, m1 = b1s[j1], p1s[j1], m1s[j1]
             for j2 in range(goal - 1, -1, -1):
-                k2 = o2[j2]
-                q2 = 0.0
-                for b in range(k2, k2 + 6):
-                    if j2 + b >= goal:
-                        q2 += T[k2, b]
-                # A reaches the goal with none, one or both opponents (two winners share 1/2)
-                w_goal = (
-                    goal_reward((1 - q1) * (1 - q2), True, 0, 0.5)
-                    + goal_reward(q1 * (1 - q2) + q2 * (1 - q1), True, 1, 0.5)
-                    + goal_reward(q1 * q2, True, 2, 0.5)
-                )
-                for x in range(1, goal - i + 6):
-                    if i + x >= goal:
-                        G[x] = w_goal
-                        continue
-                    g = 0.0
-                    for b1 in range(k1 + 6):
-                        p1 = T[k1, b1]
-                        if p1 == 0.0 or j1 + b1 >= goal:  # B1 alone at the goal: A gets 0
-                            continue
-                        g += p1 * agg[i + x, j1 + b1, j2]
-                    G[x] = g
-                g0 = 0.0  # A busts; the self-loop (all three score 0) is left out
-                for b1 in range(k1 + 6):
-                    p1 = T[k1, b1]
-                    if p1 == 0.0 or j1 + b1 >= goal:
-                        continue
-                    if b1 > 0:
-                        g0 += p1 * agg[i, j1 + b1, j2]
-                    else:
-                        for b2 in range(1, k2 + 6):
-                            p2 = T[k2, b2]
-                            if p2 == 0.0 or j2 + b2 >= goal:
-                                continue
-                            g0 += p1 * p2 * win[i, j1, j2 + b2]
-                win[i, j1, j2], pol[i, j1, j2] = _best_hold(i, goal, T, g0, G, T[k1, 0], T[k2, 0])
-            for j2 in range(goal):  # row (i, j1) is finished: aggregate over B2
-                k2 = o2[j2]
+                b2, p2, m2 = b2s[j2], p2s[j2], m2s[j2]
+                g0 = 0.0  # A scores 0; the self-loop (all three score 0) is left out
+                for t in range(1, m2):
+                    if j2 + b2[t] < goal:
+                        g0 += p1[0] * p2[t] * win[i, j1, j2 + b2[t]]
+                for t in range(1, m1):
+                    if j1 + b1[t] < goal:  # B1 alone at the goal: A gets 0
+                        g0 += p1[t] * agg[j1 + b1[t], j2]
+                G = E[j1, j2, i:]
+                G[0] = g0
+                win[i, j1, j2], pol[i, j1, j2] = best_hold(na, T, G, p1[0], p2[0])
+            for j2 in range(goal):  # row (i, j1) is finished: average over B2
                 s = 0.0
-                for b2 in range(k2 + 6):
-                    p2 = T[k2, b2]
-                    if p2 == 0.0 or j2 + b2 >= goal:
-                        continue
-                    s += p2 * win[i, j1, j2 + b2]
-                agg[i, j1, j2] = s
+                for t in range(m2s[j2]):
+                    if j2 + b2s[j2, t] < goal:
+                        s += p2s[j2, t] * win[i, j1, j2 + b2s[j2, t]]
+                agg[j1, j2] = s
+        for j1 in range(goal):  # plane i is finished: average over B1
+            for j2 in range(goal):
+                s = 0.0
+                for t in range(m1s[j1]):
+                    if j1 + b1s[j1, t] < goal:
+                        s += p1s[j1, t] * agg[j1 + b1s[j1, t], j2]
+                E[j1, j2, i] = s
     return win, pol
 
 

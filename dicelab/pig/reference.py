@@ -5,23 +5,34 @@
   the largest change is below a tolerance). Algorithm 0.2 (SVIMA) is printed only as a
   figure in the stored text; :func:`dicelab.pig.svima` implements its description.
 * ``exact_*``: the best responses in exact ``Fraction`` arithmetic, in pure Python, for
-  small goals: what the tests hold the float solvers to.
+  small goals: what the tests hold the float solvers to; and the stage game of a state in
+  exact fractions with its pure-strategy bounds, which decide whether the state needs mixing
+  (:func:`dicelab.pig.equilibrium` calls :func:`exact_pure_bounds` for the states its floats
+  cannot decide).
 
-Both return the same :class:`~dicelab.pig.BestResponse` as the fast solvers.
+The best responses return the same :class:`~dicelab.pig.BestResponse` as the fast solvers.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 
+from dicelab._checks import check_int
 from dicelab.pig import _kernels
 from dicelab.pig.policy import Policy, _resolve
 from dicelab.pig.solution import BestResponse, _check_budget, _check_tie, _check_tol, _iterate
 from dicelab.pig.turns import _hold, _hold_table
 
-__all__ = ["paper_value_iteration", "exact_best_response", "exact_best_response_3p"]
+__all__ = [
+    "paper_value_iteration",
+    "exact_best_response",
+    "exact_best_response_3p",
+    "exact_stage_game",
+    "exact_pure_bounds",
+]
 
 _goal_reward = _kernels.goal_reward.py_func
 _self_loop = _kernels.self_loop_value.py_func
@@ -63,14 +74,14 @@ def paper_value_iteration(
     goal, opp = _resolve(goal, {"opponent": opponent})
     tie, tol, max_iter = _check_tie(tie), _check_tol(tol), _check_budget(max_iter)
     T, opp = _hold_table(goal), opp.two_player()
-    win = np.zeros((goal, goal))
+    W = _kernels.padded_values(goal, tie)
     pol = np.zeros((goal, goal), dtype=np.int64)
 
     def sweep():
-        return _kernels.value_iteration_sweep(goal, T, opp, tie, win, pol)
+        return _kernels.value_iteration_sweep(goal, T, opp, W, pol)
 
     iterations, _ = _iterate(sweep, tol=tol, max_iter=max_iter, what="value iteration (Algorithm 0.1)")
-    return BestResponse(goal, win, Policy(pol), iterations, True)
+    return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), iterations, True)
 
 
 def _exact_tie(tie) -> Fraction:
@@ -180,3 +191,114 @@ def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> Bes
                         best, best_k = v, k
                 win[i, j1, j2], pol[i, j1, j2] = best, best_k
     return BestResponse(goal, win, Policy(pol), 1, True)
+
+
+def exact_stage_game(values, i: int, j: int, *, tie=Fraction(1, 2)) -> tuple[np.ndarray, np.ndarray]:
+    """The stage game at ``(i, j)`` in exact fractions, for given values of the later states.
+
+    As :func:`dicelab.pig.stage_game`, ``q(k, k') = A[k-1, k'-1] + C[k-1, k'-1] p(i, j)``, but
+    every probability is a ``Fraction`` and each value ``values[i', j']`` is taken as the
+    exact number it holds (a float converts to the fraction it represents): the stage game
+    *of those values*, with no rounding.
+
+    Parameters
+    ----------
+    values : array_like
+        ``p[i, j]`` for every state, floats or fractions (shape ``(goal, goal)``).
+    i, j : int
+        The state: A on ``i`` points, B on ``j``.
+    tie : Fraction
+        A's reward when both reach the goal in the same turn.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        ``A`` and ``C`` as object arrays of ``Fraction``, shape ``(goal - i, goal - j)``.
+
+    >>> A, C = exact_stage_game(np.zeros((2, 2)), 1, 1)
+    >>> A[0, 0], C[0, 0]
+    (Fraction(35, 72), Fraction(1, 36))
+    """
+    values = np.asarray(values, dtype=object)
+    if values.ndim != 2 or values.shape[0] != values.shape[1] or values.shape[0] == 0:
+        raise ValueError(f"values must be a square (goal, goal) array, got shape {values.shape}")
+    goal = values.shape[0]
+    i, j = check_int("i", i, 0, goal - 1), check_int("j", j, 0, goal - 1)
+    tie = _exact_tie(tie)
+    dist = {k: [(x, p) for x, p in _hold(k) if p] for k in range(1, goal + 1)}
+    na, nb = goal - i, goal - j
+
+    @cache
+    def value(a, b):
+        if a >= goal or b >= goal:
+            return _goal_reward(Fraction(1), a >= goal, b >= goal, tie)
+        return Fraction(0) if (a, b) == (i, j) else Fraction(values[a, b])  # the self-loop is in C
+
+    H = [
+        [sum(p * value(i + x, j + b) for b, p in dist[kb]) for kb in range(1, nb + 1)] for x in range(na + 6)
+    ]
+    A = np.empty((na, nb), dtype=object)
+    C = np.empty((na, nb), dtype=object)
+    for k in range(1, na + 1):
+        for kb in range(1, nb + 1):
+            A[k - 1, kb - 1] = sum(p * H[x][kb - 1] for x, p in dist[k])
+            C[k - 1, kb - 1] = dist[k][0][1] * dist[kb][0][1]  # P(X_k = 0) P(X_k' = 0)
+    return A, C
+
+
+def _pure_fixed_point(A, C, p: Fraction, leader: str) -> Fraction:
+    """The fixed point of ``p -> max_r min_c (A + C p)`` (``leader="B"``: ``min_c max_r``), exactly.
+
+    Newton steps: the step is the own fixed point ``A / (1 - C)`` of the cell that attains the
+    pure value at ``p``; it stops when that value is ``p`` itself.
+    """
+    na, nb = A.shape
+    for _ in range(100):
+        M = [[A[r, c] + C[r, c] * p for c in range(nb)] for r in range(na)]
+        if leader == "A":
+            mins = [min(row) for row in M]
+            r = max(range(na), key=mins.__getitem__)
+            c = min(range(nb), key=M[r].__getitem__)
+        else:
+            maxs = [max(M[r][c] for r in range(na)) for c in range(nb)]
+            c = min(range(nb), key=maxs.__getitem__)
+            r = max(range(na), key=lambda r: M[r][c])
+        if M[r][c] == p:
+            return p
+        p = _self_loop(A[r, c], C[r, c])
+    raise RuntimeError("the exact pure fixed point did not settle in 100 Newton steps")  # pragma: no cover
+
+
+def exact_pure_bounds(values, i: int, j: int, *, tie=Fraction(1, 2)) -> tuple[Fraction, Fraction]:
+    """The pure-strategy bounds of the state's value, in exact fractions.
+
+    ``lower`` is the fixed point of ``p = max_k min_k' q(k, k')`` (A commits to a pure hold
+    value first), ``upper`` that of ``p = min_k' max_k q(k, k')`` (B commits first, as in
+    SVIMA), on :func:`exact_stage_game`. The equilibrium value lies between them, and the
+    stage game has a pure saddle point at its fixed point exactly when ``lower == upper``:
+    the state needs mixing exactly when ``lower < upper``.
+
+    Parameters
+    ----------
+    values : array_like
+        ``p[i, j]`` for every state (floats or fractions); ``values[i, j]`` is where the
+        Newton steps start.
+    i, j : int
+        The state.
+    tie : Fraction
+        A's reward when both reach the goal in the same turn.
+
+    Returns
+    -------
+    (Fraction, Fraction)
+        ``(lower, upper)``.
+
+    >>> from dicelab import pig
+    >>> eq = pig.equilibrium(goal=6)
+    >>> lower, upper = exact_pure_bounds(eq.values, 0, 0)
+    >>> lower == upper == Fraction(1, 2)
+    True
+    """
+    A, C = exact_stage_game(values, i, j, tie=tie)
+    start = Fraction(np.asarray(values, dtype=object)[i, j])
+    return _pure_fixed_point(A, C, start, "A"), _pure_fixed_point(A, C, start, "B")

@@ -22,8 +22,9 @@ __all__ = ["best_response_3p"]
 def best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
     """A's best hold-at-k response against two opponents with simple strategies.
 
-    The sweep keeps, for every solved row, the average over opponent 2's turn, so each
-    state costs 7 opponent outcomes instead of 49.
+    The sweep keeps two running averages: over opponent 2's turn for the solved rows, and
+    over both opponents' turns for the solved planes of A's score. A state then costs only
+    A's own outcomes for each hold value, not the 49 outcome pairs of the opponents.
 
     Parameters
     ----------

@@ -48,8 +48,10 @@ def best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestResponse
     (np.int64(21), 0.5231393)
     """
     goal, opp = _resolve(goal, {"opponent": opponent})
-    win, pol = _kernels.best_response_sweep(goal, _hold_table(goal), opp.two_player(), _check_tie(tie))
-    return BestResponse(goal, win, Policy(pol), 1, True)
+    W = _kernels.padded_values(goal, _check_tie(tie))
+    ks = np.ascontiguousarray(opp.two_player().T[:, :, None])  # B's hold value in state (i, j)
+    pol = _kernels.response_sweep(goal, _hold_table(goal), W, ks, np.ones(ks.shape))
+    return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), 1, True)
 
 
 def win_probability(policy_a, policy_b, goal: int | None = None, *, tie=0.5) -> np.ndarray:
@@ -75,7 +77,9 @@ def win_probability(policy_a, policy_b, goal: int | None = None, *, tie=0.5) -> 
     0.5
     """
     goal, pa, pb = _resolve(goal, {"policy_a": policy_a, "policy_b": policy_b})
-    return _kernels.evaluate(goal, _hold_table(goal), pa.two_player(), pb.two_player(), _check_tie(tie))
+    W = _kernels.padded_values(goal, _check_tie(tie))
+    _kernels.evaluate(goal, _hold_table(goal), W, pa.two_player(), pb.two_player())
+    return W[:goal, :goal].copy()
 
 
 def full_best_response(
@@ -115,8 +119,9 @@ def full_best_response(
     """
     goal, opp = _resolve(goal, {"opponent": opponent})
     tol, max_iter = _check_tol(tol), _check_budget(max_iter)
-    win, roll, iterations, residual = _kernels.stopping_response(
-        goal, _hold_table(goal), opp.two_player(), _check_tie(tie), tol, max_iter
+    W = _kernels.padded_values(goal, _check_tie(tie))
+    roll, iterations, residual = _kernels.stopping_response(
+        goal, _hold_table(goal), W, opp.two_player(), tol, max_iter
     )
     iterations = _check_converged("the within-turn stopping iteration", iterations, residual, tol, max_iter)
-    return BestResponse(goal, win, roll, iterations, True)
+    return BestResponse(goal, W[:goal, :goal].copy(), roll, iterations, True)

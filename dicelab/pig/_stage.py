@@ -1,0 +1,446 @@
+"""Numba kernels of the stage games of two-player simultaneous Pig (:mod:`dicelab.pig.stochastic_game`).
+
+At a state ``(i, j)`` A holds at ``k = a + 1`` and B at ``k' = c + 1``; the stage game is
+``M(p)[a, c] = A[a, c] + z[a] w[c] p`` with ``z[a] = P(X_k = 0)``, ``w[c] = P(X_k' = 0)`` (both
+score 0 and the state returns to itself) and ``p`` the state's own value. The state's value is
+the fixed point ``p = val M(p)``; it is unique because ``z w < 1``.
+
+How a stage game is solved (:func:`solve_stage`): a *double oracle*. A restricted game on a few
+rows and columns is solved exactly (:func:`_restricted`); if a row or column outside it does
+better against the restricted solution in the full ``M(p)``, it joins, and the restricted game
+is solved again. The restricted game is solved on square *kernels* (Shapley and Snow: some
+equilibrium of every matrix game has a square kernel): on a ``s x s`` kernel both players
+equalise, so ``det(M(p) - p J) = 0``, and with ``M(p) - p J = A + p (z w^T - J)`` that is a
+quadratic in ``p`` (a rank-two update of ``A``). A ``1 x 1`` kernel is a pure saddle point,
+``p = A / (1 - z w)``; a ``2 x 2`` kernel is solved in closed form; larger ones (rare) through
+determinants and a null vector. No linear programme and no iteration tolerance are involved:
+the only tolerance, ``tol``, is how much an action may gain against a solution before it
+counts as better (rounding), and the caller certifies the result globally.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def stage_matrix(i, j, goal, T, W, H, A):
+    """Fill ``A[:goal-i, :goal-j]`` at ``(i, j)``, each outcome pair weighted once.
+
+    ``H[x, c]``: A's value after the turn when A's turn total is ``x`` and B holds at ``c + 1``
+    (B's 7 outcomes); ``A[a, c]`` then sums A's 7 outcomes. ``W[i, j]`` must be 0 (the
+    self-loop is carried by ``z w p``).
+    """
+    na, nb = goal - i, goal - j
+    for x in range(na + 6):
+        for c in range(nb):
+            kb = c + 1
+            h = T[kb, 0] * W[i + x, j]
+            for r in range(6):
+                h += T[kb, kb + r] * W[i + x, j + kb + r]
+            H[x, c] = h
+    for a in range(na):
+        k = a + 1
+        for c in range(nb):
+            v = T[k, 0] * H[0, c]
+            for r in range(6):
+                v += T[k, k + r] * H[k + r, c]
+            A[a, c] = v
+
+
+@njit(cache=True)
+def _quadratic_roots(c2, c1, c0, out):
+    """Real roots of ``c2 p^2 + c1 p + c0`` (stable formula) into ``out``; returns how many."""
+    if c2 == 0.0:
+        if c1 == 0.0:
+            return 0
+        out[0] = -c0 / c1
+        return 1
+    disc = c1 * c1 - 4.0 * c2 * c0
+    if disc < 0.0:
+        return 0
+    q = -0.5 * (c1 + np.copysign(np.sqrt(disc), c1))
+    out[0] = q / c2
+    if q == 0.0:
+        return 1
+    out[1] = c0 / q
+    return 2
+
+
+@njit(cache=True)
+def _kernel2(A, z, w, r1, r2, c1, c2, roots, xs, ys):
+    """Fixed points of the fully mixed ``2 x 2`` kernel ``(r1, r2) x (c1, c2)``.
+
+    ``det(A + p (z w^T - J)) = 0`` restricted to the kernel, with ``x1``, ``y1`` the
+    equalising weights at each root; returns how many roots have weights in ``[0, 1]``.
+    """
+    a11, a12, a21, a22 = A[r1, c1], A[r1, c2], A[r2, c1], A[r2, c2]
+    b11, b12 = z[r1] * w[c1] - 1.0, z[r1] * w[c2] - 1.0
+    b21, b22 = z[r2] * w[c1] - 1.0, z[r2] * w[c2] - 1.0
+    n = _quadratic_roots(
+        b11 * b22 - b12 * b21,
+        a11 * b22 + a22 * b11 - a12 * b21 - a21 * b12,
+        a11 * a22 - a12 * a21,
+        roots,
+    )
+    kept = 0
+    for t in range(n):
+        p = roots[t]
+        for step in range(3):  # two Newton steps polish the root, then the weights at it
+            m11, m12, m21, m22 = a11 + b11 * p, a12 + b12 * p, a21 + b21 * p, a22 + b22 * p
+            den = m11 + m22 - m12 - m21
+            if den == 0.0:
+                break
+            x1, y1 = (m22 - m21) / den, (m22 - m12) / den
+            if step < 2:  # with these weights the value is linear in p: its fixed point
+                x2, y2 = 1.0 - x1, 1.0 - y1
+                a = x1 * (y1 * a11 + y2 * a12) + x2 * (y1 * a21 + y2 * a22)
+                p = a / (1.0 - (x1 * z[r1] + x2 * z[r2]) * (y1 * w[c1] + y2 * w[c2]))
+        if den == 0.0:
+            continue
+        if -1e-15 <= x1 <= 1 + 1e-15 and -1e-15 <= y1 <= 1 + 1e-15:
+            roots[kept] = p
+            xs[kept] = min(max(x1, 0.0), 1.0)
+            ys[kept] = min(max(y1, 0.0), 1.0)
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _kernel_general(A, z, w, rows, cols, s, roots, X, Y):
+    """Fixed points of a fully mixed ``s x s`` kernel (``s >= 3``), weights in ``X``/``Y`` rows.
+
+    ``f(p) = det(A_K + p B_K)``, ``B = z w^T - J``, is a quadratic: its coefficients come from
+    ``f(0)``, ``f(1)``, ``f(-1)``; at a root the weights are the null vectors of the kernel.
+    """
+    AK = np.empty((s, s))
+    BK = np.empty((s, s))
+    for u in range(s):
+        for v in range(s):
+            AK[u, v] = A[rows[u], cols[v]]
+            BK[u, v] = z[rows[u]] * w[cols[v]] - 1.0
+    f0 = np.linalg.det(AK)
+    fp, fm = np.linalg.det(AK + BK), np.linalg.det(AK - BK)
+    n = _quadratic_roots(0.5 * (fp + fm) - f0, 0.5 * (fp - fm), f0, roots)
+    kept = 0
+    zK = np.array([z[r] for r in rows[:s]])
+    wK = np.array([w[c] for c in cols[:s]])
+    for t in range(n):
+        p = roots[t]
+        ok = True
+        for step in range(3):  # two Newton steps polish the root, then the weights at it
+            U, S, Vt = np.linalg.svd(AK + p * BK)
+            x, y = U[:, s - 1].copy(), Vt[s - 1, :].copy()
+            if x.sum() == 0.0 or y.sum() == 0.0:
+                ok = False
+                break
+            x, y = x / x.sum(), y / y.sum()
+            if step < 2:
+                p = (x @ AK @ y) / (1.0 - (x @ zK) * (y @ wK))
+        if not ok or x.min() < -1e-12 or y.min() < -1e-12:
+            continue
+        roots[kept] = p
+        X[kept, :s] = np.maximum(x, 0.0) / np.maximum(x, 0.0).sum()
+        Y[kept, :s] = np.maximum(y, 0.0) / np.maximum(y, 0.0).sum()
+        kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _row_payoff(A, z, w, p, r, kcols, ky, s):
+    """A's payoff in ``M(p)`` from row ``r`` against B's kernel strategy (``ky`` on ``kcols[:s]``).
+
+    Column ``c`` against A's kernel strategy is ``_row_payoff(A.T, w, z, p, c, krows, kx, s)``.
+    """
+    g = 0.0
+    for v in range(s):
+        c = kcols[v]
+        g += ky[v] * (A[r, c] + z[r] * w[c] * p)
+    return g
+
+
+@njit(cache=True)
+def _is_restricted_equilibrium(A, z, w, R, nr, C, nc, p, krows, kx, kcols, ky, s, tol):
+    """Whether the kernel solution (``kx`` on rows ``krows``, ``ky`` on ``kcols``) is an
+    equilibrium of ``M(p)`` restricted to ``R x C``, up to ``tol``."""
+    for u in range(nr):
+        if _row_payoff(A, z, w, p, R[u], kcols, ky, s) > p + tol:
+            return False
+    for v in range(nc):
+        if _row_payoff(A.T, w, z, p, C[v], krows, kx, s) < p - tol:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _next_subset(idx, s, n):
+    """Advance ``idx[:s]`` to the next ``s``-subset of ``range(n)`` in lexicographic order."""
+    t = s - 1
+    while t >= 0 and idx[t] == n - s + t:
+        t -= 1
+    if t < 0:
+        return False
+    idx[t] += 1
+    for u in range(t + 1, s):
+        idx[u] = idx[u - 1] + 1
+    return True
+
+
+@njit(cache=True)
+def _restricted(A, z, w, R, nr, C, nc, tol, krows, kcols, kx, ky):
+    """Solve the stage game restricted to ``R[:nr] x C[:nc]`` on its smallest square kernel.
+
+    Writes the kernel to ``krows``/``kcols`` with weights ``kx``/``ky`` and returns
+    ``(s, p)``; ``s = 0`` if no kernel solves it (never for an exact game).
+    """
+    roots = np.zeros(2)
+    xs = np.zeros(2)
+    ys = np.zeros(2)
+    for u in range(nr):  # s = 1: pure saddle points
+        for v in range(nc):
+            r, c = R[u], C[v]
+            p = A[r, c] / (1.0 - z[r] * w[c])
+            krows[0], kcols[0], kx[0], ky[0] = r, c, 1.0, 1.0
+            if _is_restricted_equilibrium(A, z, w, R, nr, C, nc, p, krows, kx, kcols, ky, 1, tol):
+                return 1, p
+    for u1 in range(nr):  # s = 2: closed form
+        for u2 in range(u1 + 1, nr):
+            for v1 in range(nc):
+                for v2 in range(v1 + 1, nc):
+                    r1, r2, c1, c2 = R[u1], R[u2], C[v1], C[v2]
+                    n = _kernel2(A, z, w, r1, r2, c1, c2, roots, xs, ys)
+                    krows[0], krows[1], kcols[0], kcols[1] = r1, r2, c1, c2
+                    for t in range(n):
+                        kx[0], kx[1], ky[0], ky[1] = xs[t], 1.0 - xs[t], ys[t], 1.0 - ys[t]
+                        if _is_restricted_equilibrium(
+                            A, z, w, R, nr, C, nc, roots[t], krows, kx, kcols, ky, 2, tol
+                        ):
+                            return 2, roots[t]
+    X = np.zeros((2, nr))
+    Y = np.zeros((2, nc))
+    ri = np.zeros(nr, dtype=np.int64)
+    ci = np.zeros(nc, dtype=np.int64)
+    for s in range(3, min(nr, nc) + 1):  # s >= 3: determinants and null vectors
+        for u in range(s):
+            ri[u] = u
+        more_r = True
+        while more_r:
+            for v in range(s):
+                ci[v] = v
+            more_c = True
+            while more_c:
+                for u in range(s):
+                    krows[u], kcols[u] = R[ri[u]], C[ci[u]]
+                n = _kernel_general(A, z, w, krows, kcols, s, roots, X, Y)
+                for t in range(n):
+                    kx[:s] = X[t, :s]
+                    ky[:s] = Y[t, :s]
+                    if _is_restricted_equilibrium(
+                        A, z, w, R, nr, C, nc, roots[t], krows, kx, kcols, ky, s, tol
+                    ):
+                        return s, roots[t]
+                more_c = _next_subset(ci, s, nc)
+            more_r = _next_subset(ri, s, nr)
+    return 0, 0.0
+
+
+@njit(cache=True)
+def _contains(S, n, e):
+    for t in range(n):
+        if S[t] == e:
+            return True
+    return False
+
+
+@njit(cache=True)
+def solve_stage(A, z, w, na, nb, r0, c0, tol, max_iter, x, y):
+    """The fixed point ``p = val M(p)`` of the stage game ``A[:na, :nb]`` by a double oracle.
+
+    Starts from row ``r0`` and column ``c0``; each round solves the restricted game
+    (:func:`_restricted`) and adds the full game's best reply of each player if it gains more
+    than ``tol``. Writes the strategies to ``x[:na]``, ``y[:nb]``.
+
+    Returns ``(status, p, s, rounds, excess)``: ``status`` 0 (solved), 1 (a restricted game
+    had no kernel), 2 (an action already in the restricted game gains more than ``tol``:
+    rounding) or 3 (``max_iter`` rounds were not enough); ``s`` the kernel's size; ``excess``
+    the largest gain of a best reply in the last round.
+    """
+    cap_r, cap_c = min(na, 12), min(nb, 12)  # restricted games stay small: kernels are enumerated
+    R = np.zeros(cap_r, dtype=np.int64)
+    C = np.zeros(cap_c, dtype=np.int64)
+    krows = np.zeros(min(cap_r, cap_c), dtype=np.int64)
+    kcols = np.zeros(min(cap_r, cap_c), dtype=np.int64)
+    kx = np.zeros(min(cap_r, cap_c))
+    ky = np.zeros(min(cap_r, cap_c))
+    R[0], C[0] = r0, c0
+    nr, nc = 1, 1
+    excess = np.inf
+    for rounds in range(1, max_iter + 1):
+        s, p = _restricted(A, z, w, R, nr, C, nc, tol, krows, kcols, kx, ky)
+        if s == 0:
+            return 1, p, s, rounds, excess
+        best_r, best_u = 0, -np.inf  # A's best reply to B's kernel strategy
+        for r in range(na):
+            g = _row_payoff(A, z, w, p, r, kcols, ky, s)
+            if g > best_u:
+                best_r, best_u = r, g
+        best_c, best_v = 0, np.inf  # B's best reply to A's kernel strategy
+        for c in range(nb):
+            g = _row_payoff(A.T, w, z, p, c, krows, kx, s)
+            if g < best_v:
+                best_c, best_v = c, g
+        excess = max(best_u - p, p - best_v)
+        grew = False
+        if best_u > p + tol:
+            if _contains(R, nr, best_r) or nr == cap_r:
+                return 2, p, s, rounds, excess
+            R[nr] = best_r
+            nr += 1
+            grew = True
+        if best_v < p - tol:
+            if _contains(C, nc, best_c) or nc == cap_c:
+                return 2, p, s, rounds, excess
+            C[nc] = best_c
+            nc += 1
+            grew = True
+        if not grew:
+            x[:na] = 0.0
+            y[:nb] = 0.0
+            for u in range(s):
+                x[krows[u]] += kx[u]
+                y[kcols[u]] += ky[u]
+            return 0, p, s, rounds, excess
+    return 3, p, 0, max_iter, excess
+
+
+@njit(cache=True)
+def pure_margin(A, z, w, na, nb, p, r, c, twin):
+    """How far the pure saddle point ``(r, c)`` is from failing: the least ``M(p)[r, c'] - p``
+    and ``p - M(p)[r', c]`` over actions not identical to ``r``/``c`` (``twin``: the first
+    action with the same turn-total distribution). ``inf`` if there is none."""
+    m = np.inf
+    for c2 in range(nb):
+        if twin[c2] != twin[c]:
+            m = min(m, A[r, c2] + z[r] * w[c2] * p - p)
+    for r2 in range(na):
+        if twin[r2] != twin[r]:
+            m = min(m, p - (A[r2, c] + z[r2] * w[c] * p))
+    return m
+
+
+@njit(cache=True)
+def pure_gap(A, z, w, na, nb, p):
+    """``min_c max_r M(p) - max_r min_c M(p)``: positive exactly when ``M(p)`` has no pure saddle point."""
+    colmax = np.full(nb, -np.inf)
+    lower = -np.inf
+    for r in range(na):
+        rowmin = np.inf
+        for c in range(nb):
+            m = A[r, c] + z[r] * w[c] * p
+            rowmin = min(rowmin, m)
+            colmax[c] = max(colmax[c], m)
+        lower = max(lower, rowmin)
+    return colmax.min() - lower
+
+
+@njit(cache=True)
+def equilibrium_sweep(goal, T, W, order, symmetric, twin, tol, max_iter, row, col, margin, kernel):
+    """Every state's stage game, in ``order`` (rows ``(i, j)``), solved by :func:`solve_stage`.
+
+    With ``symmetric`` (ties worth 1/2) only ``i <= j`` is in ``order`` and the mirror state
+    gets ``1 - p`` and the strategies swapped. Fills ``W``, ``row``/``col`` (A's and B's
+    strategies), ``kernel`` (the kernel's size: 1 for a pure saddle point) and ``margin``
+    (:func:`pure_margin` for a pure state, :func:`pure_gap` for a mixed one).
+
+    Returns ``(status, where, rounds, excess)``: ``status`` as :func:`solve_stage` (0: every
+    state solved), ``where`` the failing state's index in ``order``, ``rounds`` the most
+    rounds any state needed.
+    """
+    H = np.zeros((goal + 6, goal))
+    A = np.zeros((goal, goal))
+    z = T[1:, 0].copy()
+    x = np.zeros(goal)
+    y = np.zeros(goal)
+    r0, c0 = 0, 0
+    most = 0
+    for n in range(order.shape[0]):
+        i, j = order[n, 0], order[n, 1]
+        na, nb = goal - i, goal - j
+        stage_matrix(i, j, goal, T, W, H, A)
+        status, p, s, rounds, excess = solve_stage(
+            A, z, z, na, nb, min(r0, na - 1), min(c0, nb - 1), tol, max_iter, x, y
+        )
+        if status != 0:
+            return status, n, rounds, excess
+        most = max(most, rounds)
+        r0, c0 = np.argmax(x[:na]), np.argmax(y[:nb])
+        W[i, j] = p
+        row[i, j, :na] = x[:na]
+        col[i, j, :nb] = y[:nb]
+        kernel[i, j] = s
+        if s == 1:
+            margin[i, j] = pure_margin(A, z, z, na, nb, p, r0, c0, twin)
+        else:
+            margin[i, j] = pure_gap(A, z, z, na, nb, p)
+        if symmetric and i != j:
+            W[j, i] = 1.0 - p
+            row[j, i, :nb] = y[:nb]
+            col[j, i, :na] = x[:na]
+            kernel[j, i] = s
+            margin[j, i] = margin[i, j]
+    return 0, -1, most, 0.0
+
+
+@njit(cache=True)
+def svima_sweep(goal, T, W, tol, max_iter, ka, kb):
+    """SVIMA's fixed point ``p = min_c max_r M(p)`` in every state, in reverse order.
+
+    Safeguarded Newton steps from ``p = 1/2`` in the bracket ``[0, 1]``: at ``p`` B picks the
+    column whose best row is least, A that best row (first on ties), and the step is that
+    cell's own fixed point ``A / (1 - z w)``. Fills ``W`` and the actions ``ka``, ``kb``
+    (indices); returns ``(iterations, residual)`` of the worst state.
+    """
+    H = np.zeros((goal + 6, goal))
+    A = np.zeros((goal, goal))
+    z = T[1:, 0].copy()
+    colmax = np.zeros(goal)
+    argrow = np.zeros(goal, dtype=np.int64)
+    worst_it, worst_res = 0, 0.0
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            na, nb = goal - i, goal - j
+            stage_matrix(i, j, goal, T, W, H, A)
+            lo, hi, v = 0.0, 1.0, 0.5
+            res = np.inf
+            it = 0
+            a, b = 0, 0
+            while it < max_iter:
+                it += 1
+                for c in range(nb):
+                    colmax[c] = -np.inf
+                for r in range(na):
+                    for c in range(nb):
+                        m = A[r, c] + z[r] * z[c] * v
+                        if m > colmax[c]:
+                            colmax[c], argrow[c] = m, r
+                b = 0
+                for c in range(1, nb):
+                    if colmax[c] < colmax[b]:
+                        b = c
+                a = argrow[b]
+                if colmax[b] > v:
+                    lo = max(lo, v)
+                else:
+                    hi = min(hi, v)
+                new = A[a, b] / (1.0 - z[a] * z[b])
+                if not lo <= new <= hi:
+                    new = 0.5 * (lo + hi)
+                res = min(abs(new - v), hi - lo)
+                v = new
+                if res < tol:
+                    break
+            worst_it = max(worst_it, it)
+            worst_res = max(worst_res, res)
+            W[i, j], ka[i, j], kb[i, j] = v, a, b
+    return worst_it, worst_res
