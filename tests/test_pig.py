@@ -451,3 +451,20 @@ def test_symmetric_value_iteration_cycles_at_goal_50_as_at_100():
     assert res.period == 2 and not res.converged and res.cycling.any()
     l1, l2 = res.cycle
     assert l1 != l2 and np.array_equal(res.cycling, l1.table != l2.table)
+
+
+@pytest.mark.parametrize("goal", [6, 15])
+def test_best_response_to_a_mixed_opponent(goal):
+    b = pig.best_response(pig.hold_at(2, goal)).policy
+    as_opponent = pure(b).transpose(1, 0, 2)  # B's pure policy as a strategy in A's states
+    assert np.abs(pig.best_response_mixed(as_opponent).values - pig.best_response(b).values).max() < 1e-13
+    eq = pig.equilibrium(goal)  # against the equilibrium mix, a best response gains nothing
+    assert np.abs(pig.best_response_mixed(eq.opponent).values - eq.values).max() < 1e-12
+    coin = 0.5 * pure(pig.hold_at(1, goal)) + 0.5 * pure(pig.hold_at(goal, goal))
+    res = pig.best_response_mixed(coin)
+    # A's best response to the coin is A's half of the certificate against that coin
+    mine = np.eye(goal)[res.policy.table - 1]
+    lo = 1 - pig.best_response_mixed(mine.transpose(1, 0, 2)).values.T
+    assert pig.exploitability(mine, coin) == pytest.approx((res.values - lo).max(), abs=1e-13)
+    with pytest.raises(ValueError, match="opponent must hold probabilities"):
+        pig.best_response_mixed(np.ones((goal, goal, goal)))

@@ -108,7 +108,7 @@ def test_committed_notebook_hygiene(nb_path):
 
 # --------------------------------------------------------------------------- the chapter frame
 # Chapters written in the frame of CONTRIBUTING.md; the frame's machine-checkable parts.
-FRAMED = ["01_efron_dice", "02_badg", "04_cosmic_wimpout"]
+FRAMED = ["01_efron_dice", "02_badg", "03_simultaneous_pig", "04_cosmic_wimpout"]
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
 

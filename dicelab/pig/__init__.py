@@ -45,7 +45,7 @@ from dicelab.pig.policy import Policy, hold_at
 from dicelab.pig.solution import BestResponse, NotConverged, Solution
 
 # two players against a fixed opponent (two_player)
-from dicelab.pig.two_player import best_response, full_best_response, win_probability
+from dicelab.pig.two_player import best_response, best_response_mixed, full_best_response, win_probability
 
 # three players against simple opponents (three_player)
 from dicelab.pig.three_player import best_response_3p
@@ -84,6 +84,7 @@ __all__ = [
     "NotConverged",
     # two players
     "best_response",
+    "best_response_mixed",
     "win_probability",
     "full_best_response",
     # three players

@@ -22,7 +22,7 @@ from dicelab.pig.policy import Policy, _resolve
 from dicelab.pig.solution import BestResponse, _check_budget, _check_converged, _check_tie, _check_tol
 from dicelab.pig.turns import _hold_table
 
-__all__ = ["best_response", "win_probability", "full_best_response"]
+__all__ = ["best_response", "best_response_mixed", "win_probability", "full_best_response"]
 
 
 def best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestResponse:
@@ -51,6 +51,41 @@ def best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestResponse
     W = _kernels.padded_values(goal, _check_tie(tie))
     ks = np.ascontiguousarray(opp.two_player().T[:, :, None])  # B's hold value in state (i, j)
     pol = _kernels.response_sweep(goal, _hold_table(goal), W, ks, np.ones(ks.shape))
+    return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), 1, True)
+
+
+def best_response_mixed(opponent, *, tie=0.5) -> BestResponse:
+    """Player A's optimal hold-at-k policy against an opponent who mixes hold values.
+
+    In state ``(i, j)`` B holds at ``k'`` with probability ``opponent[i, j, k'-1]``, so A's
+    action value averages over B's choice (the paper's ``q(i, j, k) = sum_l (...) p_{k_l}``):
+    the turn outcomes of B are mixed once per state and the same reverse sweep as
+    :func:`best_response` solves the MDP.
+
+    Parameters
+    ----------
+    opponent : array_like
+        B's strategy, shape ``(goal, goal, goal)``: ``opponent[i, j, k-1]`` is the probability
+        that B holds at ``k`` when A is on ``i`` and B on ``j`` (as ``Equilibrium.opponent``).
+    tie : float
+        A's reward when both reach the goal in the same turn.
+
+    Returns
+    -------
+    BestResponse
+        ``values[i, j]`` and A's pure ``policy``; ``iterations=1``.
+
+    >>> from dicelab.pig import hold_at
+    >>> pure = np.eye(20)[hold_at(5, goal=20).two_player().T - 1]  # B holds at 5, as a mixed strategy
+    >>> bool(np.allclose(best_response_mixed(pure).values, best_response(hold_at(5, goal=20)).values))
+    True
+    """
+    from dicelab.pig.stochastic_game import _check_strategy, _sparse
+
+    opponent = _check_strategy("opponent", opponent)
+    goal = opponent.shape[0]
+    W = _kernels.padded_values(goal, _check_tie(tie))
+    pol = _kernels.response_sweep(goal, _hold_table(goal), W, *_sparse(opponent))
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), 1, True)
 
 
