@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from dicelab import badg, efron, exact, markov, notebook, stopping, wimpout
+from dicelab import badg, efron, exact, games, markov, notebook, pig, stopping, wimpout
 from dicelab.claims import Ledger
 
 INTS = [-1, 2.0, "3", True, None, math.nan, math.inf, [1]]  # for an integer argument
@@ -86,6 +86,33 @@ TABLE = [
     ("stopping.optimal_value", "r", INTS + [0], lambda v: stopping.optimal_value(6, v)),
     ("stopping.max_reject", "s", INTS + [1], lambda v: stopping.max_reject(v, 2)),
     ("stopping.expected_max_formula", "r", INTS + [0], lambda v: stopping.expected_max_formula(v)),
+    # simultaneous Pig and matrix games
+    ("pig.hold_distribution", "k", INTS + [0], lambda v: pig.hold_distribution(v)),
+    ("pig.one_turn_win", "k", INTS + [0], lambda v: pig.one_turn_win(v)),
+    ("pig.hold_at", "n", INTS + [0], lambda v: pig.hold_at(v, 20)),
+    ("pig.hold_at", "goal", INTS + [0], lambda v: pig.hold_at(5, v)),
+    ("pig.hold_at", "cap", BOOLS, lambda v: pig.hold_at(5, 20, cap=v)),
+    ("pig.best_response", "opponent", [None, "25", [[1, 2]], 3.5], lambda v: pig.best_response(v, 20)),
+    (
+        "pig.best_response",
+        "tie",
+        [-0.5, 1.5, "half", math.nan, None],
+        lambda v: pig.best_response(pig.hold_at(5, 20), tie=v),
+    ),
+    ("pig.sequential_optimal", "goal", INTS + [0], lambda v: pig.sequential_optimal(v)),
+    ("pig.equilibrium", "goal", INTS + [0], lambda v: pig.equilibrium(v)),
+    (
+        "pig.symmetric_value_iteration",
+        "sweeps",
+        INTS + [0],
+        lambda v: pig.symmetric_value_iteration(20, sweeps=v),
+    ),
+    (
+        "games.solve_matrix_game",
+        "A",
+        [None, [], [[1, 2], [3]], [["a", 1]], [[math.nan, 1]]],
+        lambda v: games.solve_matrix_game(v),
+    ),
     # exact, notebook, claims
     (
         "exact.to_fraction",

@@ -468,3 +468,10 @@ def test_best_response_to_a_mixed_opponent(goal):
     assert pig.exploitability(mine, coin) == pytest.approx((res.values - lo).max(), abs=1e-13)
     with pytest.raises(ValueError, match="opponent must hold probabilities"):
         pig.best_response_mixed(np.ones((goal, goal, goal)))
+
+
+def test_long_turns_need_no_recursion_depth():
+    # holding at 10,000 almost surely busts; the probabilities still sum to one exactly
+    dist = pig.hold_distribution(10_000)
+    assert sum(dist.values()) == 1 and dist[0] > 1 - Fraction(1, 10**100)
+    assert pig.one_turn_win(10_000) == 1 - dist[0]

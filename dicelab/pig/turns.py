@@ -30,18 +30,39 @@ def _check_goal(goal) -> int:
     return check_int("goal", goal, 1)
 
 
-@cache
+_HOLDS: list[tuple[tuple[int, Fraction], ...]] = []  # X_1, X_2, ... as computed so far (kept up to k = 1000)
+_KEEP = 1000
+
+
+def _next_hold(k: int, prev: dict[int, Fraction]) -> dict[int, Fraction]:
+    """The distribution of ``X_k`` from that of ``X_{k-1}`` (the paper's recursion)."""
+    base = prev.get(k - 1, Fraction(0))  # P(X_{k-1} = k-1): the player must roll again
+    dist = {0: prev[0] + base / 6}
+    dist[k] = prev.get(k, Fraction(0))
+    for x in range(k + 1, k + 4 + 1):
+        dist[x] = prev.get(x, Fraction(0)) + base / 6
+    dist[k + 5] = base / 6  # the corrected last case: (1/6) P_{X_{k-1}}(k-1)
+    return dist
+
+
 def _hold(k: int) -> tuple[tuple[int, Fraction], ...]:
-    if k == 1:
-        dist = {0: Fraction(1, 6), 1: Fraction(0)} | {x: Fraction(1, 6) for x in range(2, 7)}
-    else:
-        prev = dict(_hold(k - 1))
-        base = prev.get(k - 1, Fraction(0))  # P(X_{k-1} = k-1): the player must roll again
-        dist = {0: prev[0] + base / 6}
-        dist[k] = prev.get(k, Fraction(0))
-        for x in range(k + 1, k + 4 + 1):
-            dist[x] = prev.get(x, Fraction(0)) + base / 6
-        dist[k + 5] = base / 6  # the corrected last case: (1/6) P_{X_{k-1}}(k-1)
+    """``X_k`` as sorted (value, probability) pairs, iteratively: no recursion depth limit."""
+    if not _HOLDS:
+        _HOLDS.append(
+            tuple(
+                sorted(
+                    ({0: Fraction(1, 6), 1: Fraction(0)} | {x: Fraction(1, 6) for x in range(2, 7)}).items()
+                )
+            )
+        )
+    if k <= len(_HOLDS):
+        return _HOLDS[k - 1]
+    j, dist = len(_HOLDS), dict(_HOLDS[-1])
+    while j < k:
+        j += 1
+        dist = _next_hold(j, dist)
+        if j <= _KEEP:
+            _HOLDS.append(tuple(sorted(dist.items())))
     return tuple(sorted(dist.items()))
 
 
