@@ -12,7 +12,7 @@ import os
 from dicelab._checks import check_bool
 from dicelab.paths import check_writable, is_canonical
 
-__all__ = ["fast_mode", "start_chapter"]
+__all__ = ["fast_mode", "start_chapter", "merge_streams", "drop_widget_state"]
 
 _FALSE = ("", "0", "false", "no", "off")
 
@@ -89,8 +89,34 @@ def merge_streams(notebook: dict) -> int:
     return merged
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def drop_widget_state(notebook: dict) -> int:
+    """Remove live-widget views and the saved widget state, in place; returns how many views.
+
+    A widget's view and state carry ids drawn at random on every run, and mean nothing outside
+    a live kernel; the text beside them (and the static output a chapter shows first) stays.
+
+    >>> nb = {"metadata": {"widgets": {}}, "cells": [{"cell_type": "code", "outputs": [
+    ...     {"output_type": "display_data",
+    ...      "data": {WIDGET_VIEW: {"model_id": "ab12"}, "text/plain": "w"}}]}]}
+    >>> drop_widget_state(nb), nb["metadata"], nb["cells"][0]["outputs"][0]["data"]
+    (1, {}, {'text/plain': 'w'})
+    """
+    dropped = 0
+    notebook.get("metadata", {}).pop("widgets", None)
+    for cell in notebook.get("cells", []):
+        for out in cell.get("outputs", []):
+            if WIDGET_VIEW in out.get("data", {}):
+                del out["data"][WIDGET_VIEW]
+                dropped += 1
+    return dropped
+
+
 def main(argv=None) -> int:
-    """``python -m dicelab.notebook normalise NOTEBOOK...``: merge split stream outputs in place."""
+    """``python -m dicelab.notebook normalise NOTEBOOK...``: merge split stream outputs and drop
+    live-widget state, in place, so that a re-executed notebook is byte-identical."""
     import argparse
     import json
     from pathlib import Path
@@ -103,7 +129,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     for path in args.notebooks:
         nb = json.loads(path.read_text())
-        if merge_streams(nb):
+        if merge_streams(nb) + drop_widget_state(nb) or "widgets" in nb.get("metadata", {}):
             path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
     return 0
 

@@ -18,7 +18,11 @@ class Explorer:
     panes: dict
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle = self.widget._repr_mimebundle_(**kwargs) or {}
+        bundle = bundle[0] if isinstance(bundle, tuple) else bundle
+        # what a reader sees where widgets cannot run (GitHub, the course site)
+        bundle["text/plain"] = "[an interactive explorer: run this notebook in JupyterLab to use it]"
+        return bundle
 
 
 def _guarded(pane, compute):
