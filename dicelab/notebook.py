@@ -1,18 +1,21 @@
 """What every chapter does first: settle fast mode, set the plotting style, open the claims ledger.
 
-A chapter's parameters cell (papermill) holds ``fast = None``; the next cell calls
-:func:`start_chapter`, which reads the ``DICELAB_FAST`` environment variable when
-``fast`` is ``None`` (``make test`` sets it so that the notebooks run small).
+A chapter's parameters cell (papermill) begins ``# Parameters (papermill)`` and holds
+``fast = None``; the next cell calls :func:`start_chapter`, which reads the ``DICELAB_FAST``
+environment variable when ``fast`` is ``None`` (``make test`` sets it so that the notebooks
+run small), and refuses any parameter papermill passed that the cell does not declare
+(:func:`check_parameters`).
 """
 
 from __future__ import annotations
 
+import ast
 import os
 
-from dicelab._checks import check_bool
+from dicelab._checks import check_bool, check_int, check_sequence
 from dicelab.paths import check_writable, is_canonical
 
-__all__ = ["fast_mode", "start_chapter", "merge_streams", "drop_widget_state"]
+__all__ = ["fast_mode", "check_parameters", "check_parameter", "start_chapter", "merge_streams", "drop_widget_state"]
 
 _FALSE = ("", "0", "false", "no", "off")
 
@@ -26,6 +29,68 @@ def fast_mode(fast=None) -> bool:
     if fast is None:
         return os.environ.get("DICELAB_FAST", "0").strip().lower() not in _FALSE
     return check_bool("fast", fast)
+
+
+DECLARED = "# Parameters (papermill)"  # how a notebook's own parameters cell begins
+INJECTED = "# Parameters\n"  # how the cell papermill injects after it begins
+
+
+def _assigned(source: str) -> set[str]:
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return set()
+    return {t.id for node in body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+
+
+def check_parameters(history=None) -> list[str]:
+    r"""Refuse papermill parameters that the notebook's parameters cell does not declare.
+
+    Papermill only warns about an unknown name (a misspelt ``n_game=10``) and runs on with
+    the default; this raises instead. ``history`` is the sources of the cells run so far
+    (default: IPython's ``In``). Returns the names papermill passed.
+
+    >>> check_parameters([DECLARED + "\nseed = 1", INJECTED + "seed = 5"])
+    ['seed']
+    >>> check_parameters([DECLARED + "\nseed = 1", INJECTED + "sead = 5"])
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown parameter sead: this notebook's parameters are seed
+    """
+    if history is None:
+        try:
+            from IPython import get_ipython
+        except ImportError:  # pragma: no cover - IPython comes with Jupyter
+            return []
+        shell = get_ipython()
+        history = shell.user_ns.get("In", []) if shell is not None else []
+    history = check_sequence("history", history, what="cell sources", nonempty=False)
+    if not all(isinstance(source, str) for source in history):
+        raise ValueError("history must be a sequence of cell sources (strings)")
+    declared = set().union(*(_assigned(s) for s in history if s.startswith(DECLARED)))
+    passed = set().union(*(_assigned(s) for s in history if s.startswith(INJECTED)))
+    unknown = sorted(passed - declared)
+    if unknown and declared:
+        raise ValueError(
+            f"unknown parameter{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}: "
+            f"this notebook's parameters are {', '.join(sorted(declared))}"
+        )
+    return sorted(passed)
+
+
+def check_parameter(name: str, value, low: int, high: int | None = None) -> int:
+    """A notebook's integer parameter ``name``, or a ValueError naming it and its range.
+
+    Integers only: not ``True``, not ``2.0``, not ``"3"``.
+
+    >>> check_parameter("seed", 2026, 0)
+    2026
+    >>> check_parameter("n_turns", 1, 100)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_turns must be >= 100, got 1
+    """
+    return check_int(name, value, low, high)
 
 
 def start_chapter(name: str, fast=None):
@@ -43,6 +108,7 @@ def start_chapter(name: str, fast=None):
     from dicelab.plotting import use_style
 
     fast = fast_mode(fast)
+    check_parameters()
     ledger = Ledger(name)
     root = check_writable()  # fail now, not after the work
     use_style()
@@ -67,6 +133,7 @@ def merge_streams(notebook: dict) -> int:
     >>> merge_streams(nb), nb["cells"][0]["outputs"]
     (1, [{'output_type': 'stream', 'name': 'stdout', 'text': 'a\\nb\\n'}])
     """
+    _check_notebook(notebook)
     merged = 0
     for cell in notebook.get("cells", []):
         outputs, out = cell.get("outputs", []), []
@@ -104,6 +171,7 @@ def drop_widget_state(notebook: dict) -> int:
     >>> drop_widget_state(nb), nb["metadata"], nb["cells"][0]["outputs"][0]["data"]
     (1, {}, {'text/plain': 'w'})
     """
+    _check_notebook(notebook)
     dropped = 0
     notebook.get("metadata", {}).pop("widgets", None)
     for cell in notebook.get("cells", []):
@@ -112,6 +180,11 @@ def drop_widget_state(notebook: dict) -> int:
                 del out["data"][WIDGET_VIEW]
                 dropped += 1
     return dropped
+
+
+def _check_notebook(notebook) -> None:
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise ValueError("notebook must be a notebook read as JSON: a dict with a list of cells")
 
 
 def main(argv=None) -> int:

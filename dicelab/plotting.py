@@ -13,8 +13,12 @@ import re
 from pathlib import Path
 
 import matplotlib as mpl
+from matplotlib.axes import Axes
+from matplotlib.colors import is_color_like
+from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 
+from dicelab._checks import check_float, check_sequence
 from dicelab.paths import atomic_write, output_dir
 
 __all__ = ["STYLE", "PALETTE", "use_style", "save_figure", "draw_die_face", "draw_digraph"]
@@ -65,6 +69,8 @@ def save_figure(fig, name: str) -> Path:
     """
     if not isinstance(name, str) or not _NAME.match(name) or name.endswith(".png"):
         raise ValueError(f"name must be a plain file stem such as '01_wins_heatmap', got {name!r}")
+    if not isinstance(fig, Figure):
+        raise TypeError(f"fig must be a matplotlib Figure, got {fig!r}")
     path = output_dir("figures") / f"{name}.png"
     return atomic_write(path, lambda tmp: fig.savefig(tmp, metadata={"Software": None}))
 
@@ -91,7 +97,15 @@ def draw_die_face(ax, value, xy=(0.0, 0.0), size=1.0, *, color="white", pip_colo
     6
     >>> plt.close(fig)
     """
-    x0, y0 = xy
+    _check_axes(ax)
+    if value is None or isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(f"value must be a face value (an int) or a label (a str), got {value!r}")
+    x0, y0 = _check_point("xy", xy)
+    size = check_float("size", size, 0, open_low=True)
+    _check_color("color", color)
+    _check_color("pip_color", pip_color)
+    if text is not None and not isinstance(text, str):
+        raise ValueError(f"text must be a string or None, got {text!r}")
     ax.add_patch(
         FancyBboxPatch(
             (x0 + 0.05 * size, y0 + 0.05 * size),
@@ -125,6 +139,13 @@ def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0
     ['2/3', 'A', 'B']
     >>> plt.close(fig)
     """
+    _check_axes(ax)
+    pos = _check_positions(pos)
+    edges = _check_edges(edges, pos)
+    _check_color("node_color", node_color)
+    radius = check_float("radius", radius, 0, open_low=True)
+    curved = check_float("curved", curved)
+    fontsize = check_float("fontsize", fontsize, 0, open_low=True)
     for edge in edges:
         u, v, label = edge[:3]
         style = {"arrowstyle": "-|>", "mutation_scale": 16, "lw": 1.5, "color": "0.25"}
@@ -159,3 +180,38 @@ def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0
     ax.set_aspect("equal")
     ax.axis("off")
     return ax
+
+
+def _check_axes(ax) -> None:
+    if not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes (e.g. from plt.subplots()), got {ax!r}")
+
+
+def _check_color(name: str, color) -> None:
+    if not is_color_like(color) or isinstance(color, bool):
+        raise ValueError(f"{name} must be a matplotlib colour such as 'white' or '#0072B2', got {color!r}")
+
+
+def _check_point(name: str, xy) -> tuple[float, float]:
+    point = check_sequence(name, xy, what="coordinates")
+    if len(point) != 2:
+        raise ValueError(f"{name} must be a point (x, y), got {xy!r}")
+    return check_float(name, point[0]), check_float(name, point[1])
+
+
+def _check_positions(pos) -> dict:
+    if not isinstance(pos, dict) or not pos:
+        raise ValueError(f"pos must be a non-empty dict from node names to (x, y), got {pos!r}")
+    return {name: _check_point("pos", xy) for name, xy in pos.items()}
+
+
+def _check_edges(edges, pos: dict) -> tuple:
+    edges = check_sequence("edges", edges, what="(u, v, label) tuples", nonempty=False)
+    for edge in edges:
+        if isinstance(edge, str) or not isinstance(edge, tuple | list) or len(edge) not in (3, 4):
+            raise ValueError(f"edges must hold (u, v, label) or (u, v, label, style) tuples, got {edge!r}")
+        if edge[0] not in pos or edge[1] not in pos:
+            raise ValueError(f"edges: {edge!r} joins a node that pos does not place")
+        if len(edge) == 4 and not isinstance(edge[3], dict):
+            raise ValueError(f"edges: the style of {edge!r} must be a dict of FancyArrowPatch options")
+    return edges
