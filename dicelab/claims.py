@@ -44,6 +44,7 @@ from typing import Any
 
 import pandas as pd
 
+from dicelab._checks import check_str
 from dicelab.exact import to_fraction
 from dicelab.paths import atomic_write, output_dir
 
@@ -87,6 +88,7 @@ def printed_number(text: str) -> tuple[Fraction, Fraction] | None:
     >>> printed_number("115,000")
     (Fraction(115000, 1), Fraction(1, 2))
     """
+    check_str("text", text, nonempty=False)
     cleaned = text.strip().replace(",", "").replace("\u2212", "-")
     if not re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", cleaned):
         return None
@@ -101,7 +103,7 @@ def agrees_as_printed(printed: str, ours) -> bool:
     >>> agrees_as_printed("0.667", Fraction(2, 3))
     True
     """
-    parsed = printed_number(printed)
+    parsed = printed_number(check_str("printed", printed))
     if parsed is None:
         raise ValueError(f"printed must be a decimal number as text, got {printed!r}")
     value, tol = parsed
@@ -114,7 +116,7 @@ def power_of_ten_slip(printed: str, ours) -> str | None:
     >>> power_of_ten_slip("0.02822", Fraction(2822, 1000000))
     'printed 0.02822, exactly 0.002822: 10 times the true value (a decimal slip)'
     """
-    value = printed_number(printed)
+    value = printed_number(check_str("printed", printed))
     ours = to_fraction(ours, "ours", allow_float=True)
     if value is None or ours == 0 or value[0] == 0:
         return None
@@ -152,6 +154,10 @@ def compare(paper, ours, tol=None, where: str = "claim") -> tuple[bool, bool, Fr
     >>> compare("0.667", Fraction(2, 3))
     (True, False, Fraction(1, 2000))
     """
+    check_str("where", where)
+    for name, value in (("paper", paper), ("ours", ours)):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{where}: {name} must be finite, got {value!r}")
     tolerance = None if tol is None else _as_fraction(tol)
     if tol is not None and (tolerance is None or tolerance < 0):
         raise ValueError(f"tol must be a non-negative number, got {tol!r}")
@@ -161,7 +167,7 @@ def compare(paper, ours, tol=None, where: str = "claim") -> tuple[bool, bool, Fr
             paper, implied = printed
             tolerance = implied if tolerance is None else tolerance
     elif isinstance(paper, float) and tolerance is None:
-        raise ValueError(f"{where}: a float paper value needs tol (or give it as printed, a str)")
+        raise ValueError(f"{where}: a float paper value needs tol (or give paper as printed, a str)")
     p, o = _as_fraction(paper), _as_fraction(ours)
     if p is None or o is None:
         if isinstance(paper, str) and o is not None:
@@ -192,8 +198,11 @@ class Claim:
     tolerance: Fraction | None = field(init=False)
 
     def __post_init__(self):
-        if not self.where or not self.what:
-            raise ValueError("a claim needs `where` (section/table/figure) and `what`")
+        check_str("where", self.where)  # the section, table or figure
+        check_str("what", self.what)
+        for name in ("erratum", "note"):
+            if getattr(self, name) is not None:
+                check_str(name, getattr(self, name))
         agree, exact, tolerance = compare(self.paper, self.ours, self.tol, self.where)
         object.__setattr__(self, "tolerance", tolerance)
         if agree:
@@ -279,6 +288,21 @@ class Ledger:
         >>> ledger.add_table("Table 1", "P(X = {key})", {1: "0.333"}, {1: Fraction(1, 3)})
         1
         """
+        check_str("where", where)
+        check_str("what", what)
+        for name, table in (("paper", paper), ("ours", ours)):
+            if not hasattr(table, "keys") or not hasattr(table, "__getitem__"):
+                raise ValueError(
+                    f"{name} must be a mapping (dict or pandas Series) of values by key, got {table!r}"
+                )
+        if errata is not None and not callable(errata):
+            raise ValueError(
+                f"errata must be a function (key, paper, ours) -> reason or None, got {errata!r}"
+            )
+        if tol is not None and (_as_fraction(tol) is None or _as_fraction(tol) < 0):
+            raise ValueError(f"tol must be a non-negative number, got {tol!r}")
+        if note is not None:
+            check_str("note", note)
         missing = [k for k in paper.keys() if k not in ours]
         if missing:
             raise KeyError(f"{where}: ours has no value for {missing[:5]}")
@@ -318,6 +342,8 @@ def read_ledger(path) -> pd.DataFrame:
     >>> check_ledger(frame)
     []
     """
+    if not isinstance(path, str | Path):
+        raise ValueError(f"path must be the path of a ledger .csv file, got {path!r}")
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 
@@ -327,6 +353,8 @@ def check_ledger(frame: pd.DataFrame) -> list[str]:
     >>> check_ledger(Ledger("example").frame())
     ['the ledger has no claims']
     """
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError(f"frame must be a ledger as a pandas DataFrame (read_ledger), got {frame!r}")
     problems = []
     if list(frame.columns) != COLUMNS:
         problems.append(f"columns {list(frame.columns)} != {COLUMNS}")
@@ -356,7 +384,11 @@ def summarize(results_dir=None) -> pd.DataFrame:
     >>> list(table.columns)
     ['notebook', 'claims', 'reproduced', 'rounding', 'errata']
     """
+    if results_dir is not None and not isinstance(results_dir, str | Path):
+        raise ValueError(f"results_dir must be a folder's path, got {results_dir!r}")
     folder = Path(results_dir) if results_dir is not None else output_dir("results")
+    if not folder.is_dir():
+        raise ValueError(f"results_dir {str(folder)!r} is not a folder")
     rows = []
     for path in sorted(folder.glob("*.csv")):
         frame = read_ledger(path)
@@ -365,7 +397,7 @@ def summarize(results_dir=None) -> pd.DataFrame:
             {"notebook": path.stem, "claims": len(frame)}
             | {s if s != "erratum" else "errata": int(counts.get(s, 0)) for s in STATUSES}
         )
-    return pd.DataFrame(rows, columns=["notebook", "claims", "reproduced", "rounding", "errata"])
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
 def summary_markdown(summary: pd.DataFrame) -> str:
@@ -375,6 +407,7 @@ def summary_markdown(summary: pd.DataFrame) -> str:
     >>> print(summary_markdown(summarize(repo_root() / "results")).splitlines()[0])
     | notebook | claims | reproduced | rounding | errata |
     """
+    _check_summary(summary)
     header = "| notebook | claims | reproduced | rounding | errata |\n|---|---:|---:|---:|---:|\n"
     body = "".join(
         f"| {r.notebook} | {r.claims} | {r.reproduced} | {r.rounding} | {r.errata} |\n"
@@ -383,12 +416,22 @@ def summary_markdown(summary: pd.DataFrame) -> str:
     return header + body
 
 
+SUMMARY_COLUMNS = ["notebook", "claims", "reproduced", "rounding", "errata"]
+
+
+def _check_summary(summary) -> None:
+    if not isinstance(summary, pd.DataFrame) or list(summary.columns) != SUMMARY_COLUMNS:
+        raise ValueError(f"summary must be the table summarize() returns, columns {SUMMARY_COLUMNS}")
+
+
 README_START = "<!-- claims-summary:start -->"
 README_END = "<!-- claims-summary:end -->"
 
 
 def readme_with_summary(readme_text: str, summary: pd.DataFrame) -> str:
     """The README text with the block between the summary markers replaced."""
+    check_str("readme_text", readme_text, nonempty=False)
+    _check_summary(summary)
     pattern = re.compile(re.escape(README_START) + r".*?" + re.escape(README_END), re.S)
     if not pattern.search(readme_text):
         raise ValueError(f"README has no {README_START} ... {README_END} block")

@@ -18,6 +18,8 @@ from fractions import Fraction
 
 import sympy
 
+from dicelab._checks import check_bool, check_optional_int, check_sequence, check_str
+
 __all__ = ["to_fraction", "to_sympy", "latex_table", "show_exact", "Math"]
 
 
@@ -44,6 +46,8 @@ def to_fraction(x, name: str = "value", *, allow_float: bool = False) -> Fractio
     >>> to_fraction("11/36")
     Fraction(11, 36)
     """
+    check_str("name", name)
+    check_bool("allow_float", allow_float)
     if isinstance(x, bool):
         raise ValueError(f"{name} must be a number, got {x!r}")
     if isinstance(x, Fraction):
@@ -91,7 +95,15 @@ def to_sympy(x):
         return x
     if isinstance(x, numbers.Integral) and not isinstance(x, bool):
         return sympy.Integer(int(x))
-    return sympy.sympify(x)
+    if isinstance(x, numbers.Real) and not isinstance(x, bool):
+        if x != x or x in (float("inf"), float("-inf")):
+            raise ValueError(f"x must be finite, got {x!r}")
+        return sympy.Float(x)
+    if isinstance(x, Decimal):
+        return to_sympy(to_fraction(x, "x"))
+    raise ValueError(
+        f"x must be a number, a string, a SymPy expression or a list or array of them, got {x!r}"
+    )
 
 
 def _cell(x) -> str:
@@ -109,8 +121,16 @@ def latex_table(rows, header=None, *, align: str | None = None) -> str:
     >>> latex_table([[Fraction(1, 6), 2]], header=["p", "n"])
     '\\begin{array}{cc}\n\\text{p} & \\text{n} \\\\ \\hline\n\\frac{1}{6} & 2\n\\end{array}'
     """
-    rows = [list(r) for r in rows]
+    rows = [
+        list(check_sequence("rows", r, what="entries")) for r in check_sequence("rows", rows, what="rows")
+    ]
+    if header is not None:
+        header = check_sequence("header", header, what="column titles")
     width = max([len(r) for r in rows] + ([len(header)] if header else []))
+    if align is not None and (
+        not isinstance(align, str) or len(align.replace("|", "")) != width or set(align) - set("lcr|")
+    ):
+        raise ValueError(f"align must be a string of {width} of l, c, r (and | rules), got {align!r}")
     lines = []
     if header:
         lines.append(" & ".join(_cell(h) for h in header) + r" \\ \hline")
@@ -127,7 +147,7 @@ class Math:
     """
 
     def __init__(self, latex: str):
-        self.latex = latex
+        self.latex = check_str("latex", latex)
 
     def _repr_latex_(self):
         return f"$$\n{self.latex}\n$$"
@@ -147,6 +167,8 @@ def show_exact(digits: int | None = None, **values) -> Math:
     >>> show_exact(digits=3, p=Fraction(2, 3))
     \begin{aligned}p &= \frac{2}{3} \approx 0.667\end{aligned}
     """
+
+    digits = check_optional_int("digits", digits, 1, 100)
 
     def entry(v):
         tex = _cell(v)

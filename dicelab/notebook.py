@@ -11,11 +11,19 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 
-from dicelab._checks import check_bool, check_int, check_sequence
+from dicelab._checks import check_bool, check_int, check_optional_int, check_sequence, check_str
 from dicelab.paths import check_writable, is_canonical
 
-__all__ = ["fast_mode", "check_parameters", "check_parameter", "start_chapter", "merge_streams", "drop_widget_state"]
+__all__ = [
+    "fast_mode",
+    "check_parameters",
+    "check_parameter",
+    "start_chapter",
+    "merge_streams",
+    "drop_widget_state",
+]
 
 _FALSE = ("", "0", "false", "no", "off")
 
@@ -40,7 +48,9 @@ def _assigned(source: str) -> set[str]:
         body = ast.parse(source).body
     except SyntaxError:
         return set()
-    return {t.id for node in body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+    return {
+        t.id for node in body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)
+    }
 
 
 def check_parameters(history=None) -> list[str]:
@@ -58,11 +68,8 @@ def check_parameters(history=None) -> list[str]:
     ValueError: unknown parameter sead: this notebook's parameters are seed
     """
     if history is None:
-        try:
-            from IPython import get_ipython
-        except ImportError:  # pragma: no cover - IPython comes with Jupyter
-            return []
-        shell = get_ipython()
+        ipython = sys.modules.get("IPython")  # loaded in every Jupyter kernel; elsewhere no history
+        shell = ipython.get_ipython() if ipython is not None else None
         history = shell.user_ns.get("In", []) if shell is not None else []
     history = check_sequence("history", history, what="cell sources", nonempty=False)
     if not all(isinstance(source, str) for source in history):
@@ -90,7 +97,9 @@ def check_parameter(name: str, value, low: int, high: int | None = None) -> int:
     ...
     ValueError: n_turns must be >= 100, got 1
     """
-    return check_int(name, value, low, high)
+    low = check_int("low", low, -(2**63))
+    high = check_optional_int("high", high, low)
+    return check_int(check_str("name", name), value, low, high)
 
 
 def start_chapter(name: str, fast=None):
@@ -115,9 +124,7 @@ def start_chapter(name: str, fast=None):
     print(f"{name}: {'fast' if fast else 'full'} mode")
     if not is_canonical() and not os.environ.get("DICELAB_OUTPUT_DIR"):
         where = "scratch/" if root.name == "scratch" else str(root)
-        print(
-            f"figures and the ledger go to {where} (`make` writes the committed figures/ and results/)"
-        )
+        print(f"figures and the ledger go to {where} (`make` writes the committed figures/ and results/)")
     return fast, ledger
 
 

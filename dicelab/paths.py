@@ -111,6 +111,12 @@ def atomic_write(path: Path, write) -> Path:
     >>> atomic_write(target, lambda p: p.write_text("done")).read_text()
     'done'
     """
+    if not isinstance(path, str | Path):
+        raise ValueError(f"path must be a file's path, got {path!r}")
+    if not callable(write):
+        raise ValueError(
+            f"write must be a function that writes the file at the path it is given, got {write!r}"
+        )
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix)
     os.close(fd)

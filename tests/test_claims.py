@@ -59,7 +59,7 @@ def test_non_numeric_claims_compare_by_equality():
 def test_bad_arguments():
     with pytest.raises(ValueError):
         Ledger("no spaces allowed")
-    with pytest.raises(ValueError, match="needs `where`"):
+    with pytest.raises(ValueError, match="where must be a non-empty string"):
         Ledger("t").add("", "y", paper=1, ours=1)
     with pytest.raises(ValueError, match="tol must be"):
         Ledger("t").add("x", "y", paper=1, ours=1, tol=-1)

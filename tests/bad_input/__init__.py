@@ -14,7 +14,8 @@ import importlib
 import inspect
 import math
 import pkgutil
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import dicelab
 
@@ -71,4 +72,3 @@ def public_arguments() -> dict[str, list[str]]:
                     if not attr.startswith("_") and inspect.isfunction(member):
                         found[qualified(member)] = _arguments(member)
     return found
-

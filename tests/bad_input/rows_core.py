@@ -1,20 +1,208 @@
 """Bad-input rows: dicelab.exact, claims, notebook, paths and plotting."""
 
-from bad_input import BOOLS, FLOATS, HUGE, INTS, STRINGS, ARRAYS_2D, Row  # noqa: F401
+from fractions import Fraction
 
-from dicelab import exact, notebook
-from dicelab.claims import Ledger
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from bad_input import BOOLS, FLOATS, Row  # noqa: E402
+from dicelab import claims, exact, notebook, paths, plotting  # noqa: E402
+from dicelab.claims import Claim, Ledger  # noqa: E402
+
+FIG, AX = plt.subplots()
+plt.close(FIG)
+GRAPH = {"A": (0, 0), "B": (1, 0)}
+SUMMARY = claims.summarize(paths.repo_root() / "results")
+NB = {"cells": []}
+NOT_TEXT = [None, 3, ["a"]]
+NOT_POSITIVE = [0, -1.0, *FLOATS]
+NOT_COLOUR = ["not-a-colour", None, True, 3]
+
+
+def claim(**kw):
+    args = {"where": "T", "what": "w", "paper": 1, "ours": 1} | kw
+    return Claim(**args)
+
+
+def table(**kw):
+    args = {"where": "T", "what": "P({key})", "paper": {1: "0.5"}, "ours": {1: Fraction(1, 2)}} | kw
+    return Ledger("x").add_table(**args)
+
 
 ROWS = [
+    # exact
     Row(
         exact.to_fraction,
         "x",
         [None, "abc", "1/0", 0.5, float("nan"), True, [1]],
         lambda v: exact.to_fraction(v, "x"),
     ),
-    Row(notebook.fast_mode, "fast", [b for b in BOOLS if b is not None], lambda v: notebook.fast_mode(v)),
+    Row(exact.to_fraction, "name", NOT_TEXT + [""], lambda v: exact.to_fraction(1, v)),
+    Row(exact.to_fraction, "allow_float", BOOLS, lambda v: exact.to_fraction(0.5, allow_float=v)),
+    Row(
+        exact.to_sympy, "x", [None, float("nan"), float("inf"), {1: 2}, object()], lambda v: exact.to_sympy(v)
+    ),
+    Row(exact.latex_table, "rows", [None, 3, "ab", [], [3]], lambda v: exact.latex_table(v)),
+    Row(exact.latex_table, "header", [3, "ab", []], lambda v: exact.latex_table([[1]], header=v)),
+    Row(exact.latex_table, "align", ["cc", "x", 3, ""], lambda v: exact.latex_table([[1]], align=v)),
+    Row(exact.Math, "latex", NOT_TEXT + [""], lambda v: exact.Math(v)),
+    Row(
+        exact.show_exact, "digits", [0, -1, 2.5, "3", True, 10**6], lambda v: exact.show_exact(digits=v, p=1)
+    ),
+    # claims
+    Row(claims.printed_number, "text", NOT_TEXT + [0.5], lambda v: claims.printed_number(v)),
+    Row(
+        claims.agrees_as_printed,
+        "printed",
+        NOT_TEXT + ["abc", 0.667],
+        lambda v: claims.agrees_as_printed(v, 1),
+    ),
+    Row(
+        claims.agrees_as_printed,
+        "ours",
+        [None, "abc", float("nan"), True],
+        lambda v: claims.agrees_as_printed("1", v),
+    ),
+    Row(claims.power_of_ten_slip, "printed", NOT_TEXT, lambda v: claims.power_of_ten_slip(v, 1)),
+    Row(
+        claims.power_of_ten_slip,
+        "ours",
+        [None, "abc", float("inf")],
+        lambda v: claims.power_of_ten_slip("1", v),
+    ),
+    Row(claims.compare, "paper", [float("nan"), 0.5], lambda v: claims.compare(v, 1)),
+    Row(claims.compare, "ours", [float("nan"), float("inf")], lambda v: claims.compare(1, v)),
+    Row(claims.compare, "tol", [-1, "x", float("nan")], lambda v: claims.compare(1, 1, tol=v)),
+    Row(claims.compare, "where", NOT_TEXT + [""], lambda v: claims.compare(1, 1, where=v)),
+    Row(Claim, "where", NOT_TEXT + [""], lambda v: claim(where=v)),
+    Row(Claim, "what", NOT_TEXT + [""], lambda v: claim(what=v)),
+    Row(Claim, "paper", [float("nan"), 0.5], lambda v: claim(paper=v)),
+    Row(Claim, "ours", [float("nan"), float("-inf")], lambda v: claim(ours=v)),
+    Row(Claim, "tol", [-1, "x"], lambda v: claim(tol=v)),
+    Row(Claim, "erratum", [3, "", ["a"]], lambda v: claim(erratum=v)),
+    Row(Claim, "note", [3, "", ["a"]], lambda v: claim(note=v)),
     Row(Ledger, "name", ["", "a/b", None, 3], lambda v: Ledger(v)),
+    Row(Ledger.add, "where", NOT_TEXT + [""], lambda v: Ledger("x").add(v, "w", paper=1, ours=1)),
+    Row(Ledger.add, "what", NOT_TEXT + [""], lambda v: Ledger("x").add("T", v, paper=1, ours=1)),
+    Row(Ledger.add, "paper", [float("nan"), 0.5], lambda v: Ledger("x").add("T", "w", paper=v, ours=1)),
+    Row(Ledger.add, "ours", [float("nan")], lambda v: Ledger("x").add("T", "w", paper=1, ours=v)),
     Row(Ledger.add, "tol", [-1, "x"], lambda v: Ledger("x").add("T", "w", paper=1, ours=1, tol=v)),
+    Row(Ledger.add, "erratum", [3, ""], lambda v: Ledger("x").add("T", "w", paper=1, ours=2, erratum=v)),
+    Row(Ledger.add, "note", [3, ""], lambda v: Ledger("x").add("T", "w", paper=1, ours=1, note=v)),
+    Row(Ledger.add_table, "where", NOT_TEXT + [""], lambda v: table(where=v)),
+    Row(Ledger.add_table, "what", NOT_TEXT + [""], lambda v: table(what=v)),
+    Row(Ledger.add_table, "paper", [None, 3, [1, 2]], lambda v: table(paper=v)),
+    Row(Ledger.add_table, "ours", [None, 3, [1, 2]], lambda v: table(ours=v)),
+    Row(Ledger.add_table, "tol", [-1, "x"], lambda v: table(tol=v)),
+    Row(Ledger.add_table, "errata", ["typo", 3], lambda v: table(errata=v)),
+    Row(Ledger.add_table, "note", [3, ""], lambda v: table(note=v)),
+    Row(claims.read_ledger, "path", [None, 3, ["a.csv"]], lambda v: claims.read_ledger(v)),
+    Row(claims.check_ledger, "frame", [None, "a.csv", [1]], lambda v: claims.check_ledger(v)),
+    Row(claims.summarize, "results_dir", [3, ["results"], "/no/such/folder"], lambda v: claims.summarize(v)),
+    Row(
+        claims.summary_markdown, "summary", [None, "x", pd.DataFrame()], lambda v: claims.summary_markdown(v)
+    ),
+    Row(
+        claims.readme_with_summary, "readme_text", NOT_TEXT, lambda v: claims.readme_with_summary(v, SUMMARY)
+    ),
+    Row(
+        claims.readme_with_summary,
+        "summary",
+        [None, pd.DataFrame()],
+        lambda v: claims.readme_with_summary("", v),
+    ),
+    # notebook
+    Row(notebook.fast_mode, "fast", [b for b in BOOLS if b is not None], lambda v: notebook.fast_mode(v)),
+    Row(notebook.check_parameters, "history", [3, "text", [3]], lambda v: notebook.check_parameters(v)),
+    Row(notebook.check_parameter, "name", NOT_TEXT + [""], lambda v: notebook.check_parameter(v, 1, 0)),
+    Row(
+        notebook.check_parameter,
+        "value",
+        [True, 2.0, "3", None, -1],
+        lambda v: notebook.check_parameter("value", v, 0),
+    ),
+    Row(notebook.start_chapter, "name", ["", "a/b", None, 3], lambda v: notebook.start_chapter(v, True)),
+    Row(notebook.start_chapter, "fast", ["False", 1, 2.5], lambda v: notebook.start_chapter("x", v)),
+    Row(
+        notebook.merge_streams,
+        "notebook",
+        [None, [], {"cells": 3}, "nb"],
+        lambda v: notebook.merge_streams(v),
+    ),
+    Row(notebook.drop_widget_state, "notebook", [None, [], {}], lambda v: notebook.drop_widget_state(v)),
+    # paths
+    Row(paths.output_dir, "kind", ["tables", None, 3], lambda v: paths.output_dir(v)),
+    Row(paths.atomic_write, "path", [None, 3], lambda v: paths.atomic_write(v, print)),
+    Row(
+        paths.atomic_write,
+        "write",
+        [None, "text"],
+        lambda v: paths.atomic_write(paths.output_root() / "x", v),
+    ),
+    # plotting
+    Row(plotting.save_figure, "fig", [None, AX, "fig"], lambda v: plotting.save_figure(v, "x")),
+    Row(
+        plotting.save_figure,
+        "name",
+        ["", "a/b.png", "a.png", None, 3],
+        lambda v: plotting.save_figure(FIG, v),
+    ),
+    Row(plotting.draw_die_face, "ax", [None, FIG, "ax"], lambda v: plotting.draw_die_face(v, 1)),
+    Row(plotting.draw_die_face, "value", [None, True, 2.5, [1]], lambda v: plotting.draw_die_face(AX, v)),
+    Row(
+        plotting.draw_die_face,
+        "xy",
+        [None, 0, (1,), (1, 2, 3), ("a", 1), (float("nan"), 0)],
+        lambda v: plotting.draw_die_face(AX, 1, v),
+    ),
+    Row(plotting.draw_die_face, "size", NOT_POSITIVE, lambda v: plotting.draw_die_face(AX, 1, size=v)),
+    Row(plotting.draw_die_face, "color", NOT_COLOUR, lambda v: plotting.draw_die_face(AX, 1, color=v)),
+    Row(
+        plotting.draw_die_face, "pip_color", NOT_COLOUR, lambda v: plotting.draw_die_face(AX, 1, pip_color=v)
+    ),
+    Row(plotting.draw_die_face, "text", [3, ["a"]], lambda v: plotting.draw_die_face(AX, 1, text=v)),
+    Row(plotting.draw_digraph, "ax", [None, FIG], lambda v: plotting.draw_digraph(v, GRAPH, [])),
+    Row(
+        plotting.draw_digraph,
+        "pos",
+        [None, {}, [(0, 0)], {"A": 0}, {"A": (0, "y")}],
+        lambda v: plotting.draw_digraph(AX, v, []),
+    ),
+    Row(
+        plotting.draw_digraph,
+        "edges",
+        [None, 3, "AB", [("A",)], [("A", "C", "")], [("A", "B", "", 3)]],
+        lambda v: plotting.draw_digraph(AX, GRAPH, v),
+    ),
+    Row(
+        plotting.draw_digraph,
+        "node_color",
+        NOT_COLOUR,
+        lambda v: plotting.draw_digraph(AX, GRAPH, [], node_color=v),
+    ),
+    Row(
+        plotting.draw_digraph,
+        "radius",
+        NOT_POSITIVE,
+        lambda v: plotting.draw_digraph(AX, GRAPH, [], radius=v),
+    ),
+    Row(plotting.draw_digraph, "curved", FLOATS, lambda v: plotting.draw_digraph(AX, GRAPH, [], curved=v)),
+    Row(
+        plotting.draw_digraph,
+        "fontsize",
+        NOT_POSITIVE,
+        lambda v: plotting.draw_digraph(AX, GRAPH, [], fontsize=v),
+    ),
 ]
 
-EXEMPT = {}
+EXEMPT = {
+    "dicelab.claims.main": "the command line (python -m dicelab.claims): argparse reports bad arguments",
+    "dicelab.notebook.main": "the command line (python -m dicelab.notebook): argparse reports bad arguments",
+}
+ROWS += [
+    Row(notebook.check_parameter, "low", [None, 1.5, "0"], lambda v: notebook.check_parameter("n", 1, v)),
+    Row(notebook.check_parameter, "high", [1.5, "9"], lambda v: notebook.check_parameter("n", 1, 0, v)),
+]
