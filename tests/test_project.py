@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from dicelab.claims import README_END, README_START, check_ledger, read_ledger, summarize, summary_markdown
+from dicelab.notebook import DECLARED
 
 DESIGN_PACKAGES = {"jupyterlab", "numpy", "sympy", "matplotlib", "pandas", "nbval", "papermill"}
 
@@ -18,7 +19,7 @@ def requirement_lines(root):
 
 
 def notebooks(root):
-    """The chapters: ``notebooks/0N_*.ipynb`` for N >= 1 (the course guide, 00, is prose only)."""
+    """The chapters: ``notebooks/0N_*.ipynb`` for N >= 1 (the course guide, 00, has no ledger)."""
     return sorted(p for p in (root / "notebooks").glob("0[1-9]_*.ipynb"))
 
 
@@ -89,6 +90,7 @@ def test_committed_notebook_hygiene(nb_path):
     code = [c for c in cells if c["cell_type"] == "code"]
     tagged = [c for c in code if "parameters" in c["metadata"].get("tags", [])]
     assert len(tagged) == 1, "exactly one cell tagged `parameters`"
+    assert "".join(tagged[0]["source"]).startswith(DECLARED), f"the parameters cell begins {DECLARED!r}"
     assert "start_chapter(" in "".join(code[code.index(tagged[0]) + 1]["source"]), (
         "the preamble starts the chapter"
     )
@@ -104,6 +106,18 @@ def test_committed_notebook_hygiene(nb_path):
     shown = [o["data"]["text/plain"] for c in code for o in c["outputs"] if "text/plain" in o.get("data", {})]
     leaked = [t for t in shown if "".join(t).startswith("Claim(")]
     assert not leaked, "a cell ends with ledger.add: end it with a result"
+
+
+@pytest.mark.parametrize("name", ["00_course_guide", "explorers"])
+def test_other_notebooks_refuse_unknown_parameters(root, name):
+    code = [
+        c
+        for c in json.loads((root / "notebooks" / f"{name}.ipynb").read_text())["cells"]
+        if c["cell_type"] == "code"
+    ]
+    assert "parameters" in code[0]["metadata"].get("tags", [])
+    assert "".join(code[0]["source"]).startswith(DECLARED)
+    assert "check_parameters()" in "".join(code[1]["source"])
 
 
 # --------------------------------------------------------------------------- the chapter frame
