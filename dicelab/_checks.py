@@ -80,10 +80,10 @@ def check_bool(name: str, value) -> bool:
 
     >>> check_bool("progress", False)
     False
+    >>> check_bool("black", np.True_)
+    True
     """
-    if isinstance(value, bool):
-        return value
-    if type(value).__name__ == "bool_":  # numpy.bool_
+    if isinstance(value, bool | np.bool_):
         return bool(value)
     raise ValueError(f"{name} must be True or False, got {value!r}")
 

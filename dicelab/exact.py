@@ -101,9 +101,14 @@ def to_sympy(x):
         return sympy.Float(x)
     if isinstance(x, Decimal):
         return to_sympy(to_fraction(x, "x"))
-    raise ValueError(
-        f"x must be a number, a string, a SymPy expression or a list or array of them, got {x!r}"
-    )
+    if isinstance(x, sympy.MatrixBase):
+        return x
+    try:
+        return sympy.sympify(x, strict=True)
+    except (sympy.SympifyError, TypeError, ValueError):
+        raise ValueError(
+            f"x must be a number, a string, a SymPy expression or a list or array of them, got {x!r}"
+        ) from None
 
 
 def _cell(x) -> str:

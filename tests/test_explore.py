@@ -30,7 +30,7 @@ def test_parse_dice_names_and_defaults():
         (": 1 2\nB: 3", "a name must come before"),
         ("A: 1.5 2\nB: 1", "'1.5' is not a whole number"),
         ("\n".join(f"D{k}: 1" for k in range(9)), "2 to 8 dice"),
-        (["A: 1"], "must be text"),
+        (["A: 1"], "text must be a string"),
     ],
 )
 def test_parse_dice_refuses_bad_text(text, message):

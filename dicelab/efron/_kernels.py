@@ -113,16 +113,19 @@ def walk_bounds(indptr, indices, weights, M: int) -> np.ndarray:
     """Per node ``i``: the best closed ``M``-walk through ``i`` (the paper's ``S_{l0,l0}``).
 
     The walk is split into ``a = M // 2`` and ``b = M - a`` steps, so only the
-    max-plus powers ``R_2 .. R_b`` are formed (``R_2`` from the sparse rows alone).
+    max-plus powers ``R_2 .. R_b`` are formed (``R_2`` from the sparse rows alone),
+    each from the one before, keeping ``R_a`` and ``R_b``.
     """
     a, b = M // 2, M - M // 2
-    powers = {1: dense(indptr, indices, weights)} if b == 1 else {}
-    if b >= 2:
-        powers[2] = square(indptr, indices, weights)
+    R = dense(indptr, indices, weights) if b == 1 else square(indptr, indices, weights)
+    Ra = R  # R_a, kept once formed (unused when a == 1); at most three powers are alive at a time
     for r in range(3, b + 1):
-        powers[r] = times_dense(indptr, indices, weights, powers[r - 1])
-    Ra = powers[a] if a > 1 else powers[b]  # Ra unused when a == 1
-    return diagonal_bound(indptr, indices, weights, Ra, powers[b], a == 1)
+        if r - 1 == a:
+            Ra = R
+        R = times_dense(indptr, indices, weights, R)
+    if a == b:
+        Ra = R
+    return diagonal_bound(indptr, indices, weights, Ra, R, a == 1)
 
 
 @njit(cache=True)

@@ -14,9 +14,12 @@ other. Neither exists, so for ``M <= 5`` ``trace(A^M) / M`` counts cycles.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from dicelab._checks import check_int
+from dicelab._checks import check_cost, check_int
+from dicelab.efron._args import BLAS_RATE, PY_STEP, count_text, dice_listing_cost, log2_num_dice, step_mask
 from dicelab.efron.dice import unique_dice
 from dicelab.efron.search import _game
 from dicelab.efron.wins import allowed_edges, wins_matrix
@@ -37,6 +40,28 @@ def _walk_counts(A: np.ndarray, k: int) -> np.ndarray:
                 P = P.dot(exact)
             return P
     return P
+
+
+def _walk_cost(A: np.ndarray, M: int) -> tuple[float, float]:
+    """``(bytes, steps)`` of :func:`closed_walks`: ``M`` float products of ``n x n`` matrices, and
+    Python-integer products when the counts of a half walk pass ``2**53``.
+
+    The counts of ``k``-step walks grow like ``rho**k`` for the spectral radius ``rho``
+    of ``A`` (at most the largest out-degree; computed when that bound alone does not
+    settle it), and the longer half walk has ``k = M - M // 2`` steps.
+    """
+    n, k = len(A), M - M // 2
+    memory = 4 * 8 * n * n
+    steps = M * (n**3 / BLAS_RATE + n * n + 100)
+    degree = float(A.sum(axis=1).max())
+    if degree < 2 or k * math.log2(degree) < 53:
+        return memory, steps
+    rho = degree if n > 2000 else float(np.abs(np.linalg.eigvals(A)).max())
+    bits = k * math.log2(max(rho, 1.0))
+    if bits >= 53:  # the exact products: Python integers of up to `bits` bits, average half of it
+        memory += 3 * n * n * (32 + bits / 8)
+        steps += PY_STEP * n**3 * M * (1 + bits / 128)
+    return memory, steps
 
 
 def closed_walks(allowed, M: int) -> int:
@@ -72,14 +97,14 @@ def closed_walks(allowed, M: int) -> int:
     (3, 3)
     """
     M = check_int("M", M, 1)
-    A = np.asarray(allowed)
-    if A.ndim != 2 or A.shape[0] != A.shape[1] or not np.isin(A, (0, 1)).all():
-        raise ValueError("allowed must be a square 0/1 (or boolean) matrix")
-    A = A.astype(np.float64)
+    A = step_mask("allowed", allowed).astype(np.float64)
+    memory, steps = _walk_cost(A, M)
+    check_cost("M", M, memory=memory, steps=steps, what=f"the walk counts on {len(A)} nodes")
     left, right = _walk_counts(A, M // 2), _walk_counts(A, M - M // 2)
     if left.max(initial=0) * right.max(initial=0) * len(A) < 2**53:
         return int(round(np.einsum("ij,ji->", left, right)))
-    left, right = (np.asarray(x).astype(np.int64).astype(object) for x in (left, right))
+    # exact integers: a half still in float64 holds whole numbers below 2**53
+    left, right = (x if x.dtype == object else x.astype(np.int64).astype(object) for x in (left, right))
     return int((left * right.T).sum())
 
 
@@ -113,6 +138,14 @@ def count_cycles(S: int, L: int, M: int, *, min_wins: int | None = None) -> int:
     (6, 9780)
     """
     S, L, M, min_wins, _ = _game(S, L, M, min_wins=min_wins, M_range=(3, 5))
+    N, memory, steps = dice_listing_cost(L, S)
+    check_cost(
+        "(S, L, M)",
+        (S, L, M),
+        memory=memory + 43 * N * N,  # the wins matrix, two masks, four float matrices
+        steps=steps + N * N * L + M * N**3 / BLAS_RATE,
+        what=f"the walk counts on {count_text(log2_num_dice(L, S))} dice",
+    )
     W = wins_matrix(unique_dice(L, S))
     A = allowed_edges(W, min_wins)
     if (A & A.T).any():

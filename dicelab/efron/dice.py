@@ -29,7 +29,8 @@ from math import comb
 
 import numpy as np
 
-from dicelab._checks import check_int, check_sequence
+from dicelab._checks import check_cost, check_int, check_sequence
+from dicelab.efron._args import PY_STEP, count_text, dice_listing_cost, int_array, log2_num_dice
 
 __all__ = [
     "num_unique_dice",
@@ -70,6 +71,14 @@ def num_unique_dice(L: int, S: int) -> int:
     (15, 924)
     """
     L, S = _labels_and_sides(L, S)
+    bits = log2_num_dice(L, S)  # the size of the largest entry
+    check_cost(
+        "(L, S)",
+        (L, S),
+        memory=2 * (S + 1) * (32 + bits / 8),
+        steps=(L - 1) * (8 * PY_STEP + (S + 1) * (PY_STEP + bits / 300)),
+        what="the recurrence's rows of big integers",
+    )
     row = [1] * (S + 1)  # N_{1,s} for s = 0..S
     for _ in range(L - 1):
         row = list(itertools.accumulate(row))  # N_{l+1,s} = sum_{i<=s} N_{l,i}
@@ -97,6 +106,10 @@ def num_unique_dice_closed_form(L: int, S: int) -> int:
     924
     """
     L, S = _labels_and_sides(L, S)
+    bits = log2_num_dice(L, S)
+    check_cost(
+        "(L, S)", (L, S), memory=bits / 8, steps=min(L - 1, S) * bits / 300, what="a binomial coefficient"
+    )
     return comb(S + L - 1, L - 1)
 
 
@@ -129,6 +142,8 @@ def unique_dice(L: int, S: int) -> np.ndarray:
            [2, 0]])
     """
     L, S = _labels_and_sides(L, S)
+    N, memory, steps = dice_listing_cost(L, S)
+    check_cost("(L, S)", (L, S), memory=memory, steps=steps, what=f"{count_text(log2_num_dice(L, S))} dice")
     # d~_0 <= d~_1 <= ... <= d~_{L-2} <= S, in lexicographic order.
     rows = list(itertools.combinations_with_replacement(range(S + 1), L - 1))
     cum = np.array(rows, dtype=np.int64).reshape(len(rows), L - 1)
@@ -161,14 +176,15 @@ def die_faces(counts) -> tuple[int, ...]:
     >>> die_faces([2, 0, 0, 0, 4, 0, 0])
     (0, 0, 4, 4, 4, 4)
     """
-    counts = np.asarray(counts)
-    if (
-        counts.ndim != 1
-        or counts.size == 0
-        or not np.issubdtype(counts.dtype, np.integer)
-        or (counts < 0).any()
-    ):
-        raise ValueError(f"counts must be a 1-D vector of non-negative integers, got {counts!r}")
+    form = "counts must be a 1-D vector of non-negative integers"
+    try:
+        counts = int_array("counts", counts, ndim=1)
+    except ValueError as err:
+        raise ValueError(f"{form} ({err})") from None
+    if (counts < 0).any():
+        raise ValueError(f"{form}, got {counts.tolist()!r}"[:300])
+    faces = float(counts.sum(dtype=float))
+    check_cost("counts", f"{faces:.3g} faces", memory=40 * faces, steps=faces, what="the face tuple")
     return _face_tuples(counts[np.newaxis, :])[0]
 
 
@@ -193,20 +209,20 @@ def die_counts(faces, L: int) -> np.ndarray:
     array([2, 0, 0, 0, 4, 0, 0])
     """
     L = check_int("L", L, 1)
+    check_cost("L", L, memory=8 * L, what="the count vector")
     faces = check_sequence("faces", faces, what="labels")
     labels = [check_int(f"faces[{k}]", f, 0, L - 1) for k, f in enumerate(faces)]
     return np.bincount(np.array(labels), minlength=L).astype(np.int64)
 
 
 def _count_matrix(dice, name: str = "dice") -> np.ndarray:
-    """Dice as label counts, one per row, checked: a non-empty ``(N, L)`` ``int64`` array, no negatives."""
-    D = np.asarray(dice)
-    if D.ndim != 2 or D.shape[0] == 0 or D.shape[1] == 0:
-        raise ValueError(f"{name} must be a non-empty 2-D array (N, L) of label counts, got shape {D.shape}")
-    if not np.issubdtype(D.dtype, np.integer):
-        raise ValueError(f"{name} must hold integer label counts, got dtype {D.dtype}")
+    """Dice as label counts, one per row, checked: a non-empty ``(N, L)`` ``int64`` array, no negatives,
+    fewer than ``2**31`` faces per die (so that ``S_i * S_j`` and the wins fit ``int64``)."""
+    D = int_array(name, dice, ndim=2, what="integer label counts (one die per row)")
     if (D < 0).any():
         raise ValueError(f"{name} must hold non-negative label counts")
+    if D.sum(axis=1, dtype=float).max() >= 2**31:
+        raise ValueError(f"{name} must have fewer than 2**31 faces per die, so that the wins fit int64")
     return D.astype(np.int64)
 
 
@@ -242,11 +258,20 @@ def sum_of_rolls(dice, rolls: int) -> np.ndarray:
     """
     D = _count_matrix(dice)
     rolls = check_int("rolls", rolls, 1)
-    if int(D.sum(axis=1).max()) ** rolls >= 2**31:
+    sides = int(D.sum(axis=1).max())
+    if sides >= 2 and (rolls >= 31 or sides**rolls >= 2**31):
         raise ValueError(
             f"rolls = {rolls} gives more than 2**31 outcomes per die: the wins matrix would overflow int64"
         )
     n, L = D.shape
+    width = rolls * (L - 1) + 1
+    check_cost(
+        "rolls",
+        rolls,
+        memory=3 * 8 * n * width,
+        steps=(rolls - 1) * (PY_STEP * L + n * L * width / 2),
+        what=f"the sums of {n} dice",
+    )
     out = D
     for _ in range(rolls - 1):
         nxt = np.zeros((n, out.shape[1] + L - 1), dtype=np.int64)

@@ -18,9 +18,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_int
-from dicelab.efron.dice import die_faces, unique_dice
-from dicelab.efron.search import _game
+from dicelab._checks import check_cost, check_int
+from dicelab.efron._args import PY_STEP, count_text, dice_listing_cost, log2_num_dice
+from dicelab.efron.dice import _count_matrix, die_faces, unique_dice
+from dicelab.efron.search import _digraph, _game
 from dicelab.efron.wins import p_beats
 
 __all__ = ["paper_max_sum_walks", "exact_win_probabilities", "exact_best_cycles"]
@@ -64,11 +65,21 @@ def paper_max_sum_walks(weights, allowed, M: int) -> tuple[int | None, list[tupl
     (17, [(9, 16, 22), (16, 22, 9), (22, 9, 16)])
     """
     M = check_int("M", M, 2)
-    weights = np.asarray(weights, dtype=np.int64)
-    allowed = np.asarray(allowed, dtype=bool).copy()
-    np.fill_diagonal(allowed, False)
+    weights, allowed = _digraph(weights, allowed)
     n = weights.shape[0]
-    penalty = -M * (int(np.abs(weights).max(initial=0)) + 1)  # one forbidden step makes the sum negative
+    top = int(np.abs(weights).max()) + 1
+    if M * M * top >= 2**62:
+        raise ValueError(
+            f"weights up to {top - 1} around M = {M} steps overflow int64 (M**2 * (|weight| + 1) >= 2**62)"
+        )
+    check_cost(
+        "M",
+        M,
+        memory=16 * n * n + 120 * max(M - 2, 0) * n,  # Z and the argmax lists of every step
+        steps=n * max(M - 2, 0) * (n * n + PY_STEP * 10 * n),  # per start and step: Z, then row by row
+        what=f"the recursion from each of {n} starts",
+    )
+    penalty = -M * top  # one forbidden step makes the sum negative
     Wp = np.where(allowed, weights, penalty)
     best, walks = None, []
     for l0 in range(n):
@@ -122,8 +133,16 @@ def exact_win_probabilities(dice) -> list[list[Fraction]]:
     >>> exact_win_probabilities([[2, 0, 0, 0, 4, 0, 0], [0, 0, 0, 6, 0, 0, 0]])
     [[Fraction(2, 9), Fraction(2, 3)], [Fraction(1, 3), Fraction(0, 1)]]
     """
-    faces = [die_faces(d) for d in np.asarray(dice)]
+    dice = _count_matrix(dice)
+    N, S = len(dice), float(dice.sum(axis=1).max())
+    check_cost("dice", f"{N} dice", memory=N * (N * 120 + 40 * S), steps=_pairs_cost(N, S), what="every pair")
+    faces = [die_faces(d) for d in dice]
     return [[p_beats(a, b) for b in faces] for a in faces]
+
+
+def _pairs_cost(N: float, S: float) -> float:
+    """Steps of :func:`p_beats` on every ordered pair of ``N`` dice with up to ``S`` faces each."""
+    return PY_STEP * N * N * (50 + 4 * S)
 
 
 def exact_best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wins: int | None = None):
@@ -152,6 +171,14 @@ def exact_best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wi
     (Fraction(17, 9), [((2, 2, 2), (1, 1, 4), (0, 3, 3))])
     """
     S, L, M, min_wins, wins = _game(S, L, M, wins, min_wins)
+    N, memory, steps = dice_listing_cost(L, S)
+    check_cost(
+        "(S, L, M)",
+        (S, L, M),
+        memory=memory + N * N * 130,  # every probability, and the lists of what beats what
+        steps=steps + _pairs_cost(N, S) + PY_STEP * N * N,
+        what=f"the exact probabilities of {count_text(log2_num_dice(L, S))} dice",
+    )
     dice = unique_dice(L, S)
     P = exact_win_probabilities(dice)
     n = len(P)

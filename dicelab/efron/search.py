@@ -20,12 +20,14 @@ How many nontransitive cycles there are at all is counted in :mod:`dicelab.efron
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab._checks import check_int
+from dicelab._checks import check_cost, check_int
 from dicelab.efron import _kernels
+from dicelab.efron._args import PY_STEP, count_text, dice_listing_cost, int_array, log2_num_dice, step_mask
 from dicelab.efron.dice import _face_tuples, unique_dice
 from dicelab.efron.wins import allowed_edges, strict_min_wins, wins_matrix
 
@@ -116,26 +118,42 @@ def maxplus_product(A, B) -> np.ndarray:
     array([[1, 2],
            [3, 4]])
     """
-    A = np.asarray(A)
-    B = np.asarray(B)
-    if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[0] or A.shape[1] == 0:
-        raise ValueError(f"shapes {A.shape} and {B.shape} do not chain")
-    if not (np.issubdtype(A.dtype, np.integer) and np.issubdtype(B.dtype, np.integer)):
-        raise ValueError("maxplus_product takes integer arrays")
-    return _kernels.maxplus_dense(A.astype(np.int64), B.astype(np.int64))
+    what = "integers (maxplus_product takes integer arrays)"
+    A, B = int_array("A", A, ndim=2, what=what), int_array("B", B, ndim=2, what=what)
+    if A.shape[1] != B.shape[0]:
+        raise ValueError(
+            f"A of shape {A.shape} and B of shape {B.shape} do not chain: A needs as many columns as B rows"
+        )
+    if max(-int(A.min()), int(A.max())) + max(-int(B.min()), int(B.max())) >= 2**63:
+        raise ValueError("A and B hold entries so large that their sums overflow int64")
+    (n, k), m = A.shape, B.shape[1]
+    check_cost("(A, B) shapes", (A.shape, B.shape), memory=8 * n * m, steps=n * k * m, what="the product")
+    return _kernels.maxplus_dense(A, B)
 
 
 def _digraph(weights, allowed) -> tuple[np.ndarray, np.ndarray]:
-    """A weighted digraph, checked: ``int64`` weights and a boolean step mask without loops."""
-    weights = np.asarray(weights)
-    allowed = np.asarray(allowed, dtype=bool)
-    if weights.ndim != 2 or weights.shape[0] != weights.shape[1] or allowed.shape != weights.shape:
-        raise ValueError("weights and allowed must be square arrays of the same shape")
-    if not np.issubdtype(weights.dtype, np.integer):
-        raise ValueError(f"weights must be integers, got dtype {weights.dtype}")
-    allowed = allowed.copy()
+    """A weighted digraph, checked: square ``int64`` weights and a boolean step mask of their shape,
+    without loops."""
+    weights = int_array("weights", weights, ndim=2, square=True)
+    allowed = step_mask("allowed", allowed, weights.shape[0]).copy()
     np.fill_diagonal(allowed, False)
-    return weights.astype(np.int64), allowed
+    return weights, allowed
+
+
+def _search_cost(n: float, nnz: float, M: int) -> tuple[float, float]:
+    """``(bytes, steps)`` the compiled search surely spends on ``n`` nodes with ``nnz`` steps.
+
+    The sparse rows; for ``n >= M`` the walk bounds (at most three dense max-plus
+    powers alive, ``R_r`` from ``R_{r-1}`` in ``nnz * n`` steps) and one start's
+    table of walks home (``M * nnz`` steps). The depth-first search itself depends
+    on how well the bounds prune, and is not counted.
+    """
+    if n < M:
+        return 24 * nnz, 0.0
+    b = M - M // 2
+    memory = 24 * nnz + 8 * n * n * min(b, 3) + 8 * M * n
+    steps = b * n * n + max(b - 2, 0) * nnz * n + M * nnz
+    return memory, steps
 
 
 def _cycles_in(indptr, indices, weights, M: int) -> CycleSearch:
@@ -193,8 +211,13 @@ def max_sum_cycles(weights, allowed, M: int) -> CycleSearch:
     M = check_int("M", M, 2)
     weights, allowed = _digraph(weights, allowed)
     indptr, indices, w = _kernels.csr(weights, allowed)
-    if w.size and np.abs(w).max() * M >= 2**39:
-        raise ValueError("weights too large for the int64 max-plus search")
+    if w.size and int(np.abs(w).max()) * M >= 2**39:
+        raise ValueError(
+            f"weights up to {int(np.abs(w).max())} around M = {M} steps are too large for the int64 "
+            "max-plus search (|weight| * M must stay below 2**39)"
+        )
+    memory, steps = _search_cost(len(allowed), w.size, M)
+    check_cost("M", M, memory=memory, steps=steps, what=f"the search on {len(allowed)} nodes, {w.size} steps")
     return _cycles_in(indptr, indices, w, M)
 
 
@@ -253,6 +276,14 @@ def search_log(weights, allowed, M: int) -> list[SearchStep]:
     """
     M = check_int("M", M, 2)
     weights, allowed = _digraph(weights, allowed)
+    n, nnz = len(allowed), int(allowed.sum())
+    check_cost(
+        "M",
+        M,
+        memory=40 * (M + 1) * n,
+        steps=2 * PY_STEP * n * M * (n + nnz),
+        what=f"the walks home in Python over {n} nodes",
+    )
     w = weights.tolist()
     succ = [np.flatnonzero(row).tolist() for row in allowed]
     n = len(succ)
@@ -304,8 +335,29 @@ def same_cycle(a, b) -> bool:
     >>> same_cycle("ABCD", "CDAB"), same_cycle("ABCD", "ABDC")
     (True, False)
     """
-    a, b = tuple(a), tuple(b)
+    a, b = _cyclic("a", a), _cyclic("b", b)
     return len(a) == len(b) and any(a[k:] + a[:k] == b for k in range(max(len(a), 1)))
+
+
+def _cyclic(name: str, value) -> tuple:
+    """A cyclic sequence as a tuple; sets and mappings have no order and are refused."""
+    if isinstance(value, set | frozenset | dict) or not isinstance(value, Iterable):
+        raise ValueError(f"{name} must be a sequence (the dice in cyclic order), got {value!r}")
+    return tuple(value)
+
+
+def _check_dice_search(S: int, L: int, M: int) -> None:
+    """Refuse a search over all ``N_{L,S}`` dice that cannot fit: listing them and their faces, the wins
+    matrix (``N^2 L`` steps), its masks and the walk bounds of :func:`_search_cost`."""
+    N, memory, steps = dice_listing_cost(L, S)
+    search_memory, search_steps = _search_cost(N, 0, M)
+    check_cost(
+        "(S, L, M)",
+        (S, L, M),
+        memory=memory + N * (56 + 8 * S) + 10 * N * N + search_memory,
+        steps=steps + N * N * L + search_steps,
+        what=f"the search over {count_text(log2_num_dice(L, S))} dice",
+    )
 
 
 def _game(S, L, M, wins=None, min_wins=None, *, M_range=(2, None)) -> tuple[int, int, int, int, int | None]:
@@ -369,6 +421,7 @@ def best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wins: in
     [((2, 2, 2), (1, 1, 4), (0, 3, 3))]
     """
     S, L, M, min_wins, wins = _game(S, L, M, wins, min_wins)
+    _check_dice_search(S, L, M)
     dice = unique_dice(L, S)
     W = wins_matrix(dice)
     result = max_sum_cycles(W, allowed_edges(W, min_wins, wins), M)
@@ -407,12 +460,18 @@ def search_all(S: int = 6, L: int = 7, M: int = 4, *, min_wins: int | None = Non
     {None: 1, 9: 3, 10: 0, 11: 0, 12: 0, 13: 0, 14: 0, 15: 0, 16: 0}
     """
     S, L, M, min_wins, _ = _game(S, L, M, min_wins=min_wins)
+    _check_dice_search(S, L, M)
     dice = unique_dice(L, S)
     faces = _face_tuples(dice)
     W = wins_matrix(dice)
     graph = _kernels.csr(W, allowed_edges(W, min_wins))  # built once, filtered for each n
+    values = np.unique(graph[2]).tolist()
+    memory, steps = _search_cost(len(dice), graph[2].size, M)
+    dense = _search_cost(len(dice), 0, M)[1]  # the dense walk bounds, formed again for each value
+    steps = 2 * steps + max(len(values) - 1, 0) * dense  # the subgraphs share out the steps once
+    check_cost("(S, L, M)", (S, L, M), memory=memory, steps=steps, what=f"{len(values) + 1} searches")
     out = {}
-    for n in [None, *np.unique(graph[2]).tolist()]:
+    for n in [None, *values]:
         sub = graph if n is None else _kernels.csr_equal(*graph, n)
         res = _cycles_in(*sub, M)
         out[n] = (res.value, _as_face_sets(faces, res.cycles))

@@ -15,12 +15,16 @@ half of the pairs, ``w_ij > S**2 / 2``.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
+from collections import Counter
 from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_int, check_sequence
+from dicelab._checks import check_cost, check_int, check_optional_int, check_sequence
+from dicelab.efron._args import PY_STEP, int_array
 from dicelab.efron.dice import _count_matrix
 
 __all__ = ["wins_matrix", "p_beats", "strict_min_wins", "allowed_edges"]
@@ -53,6 +57,8 @@ def wins_matrix(dice) -> np.ndarray:
            [12,  0]])
     """
     D = _count_matrix(dice)
+    N, L = D.shape
+    check_cost("dice", f"{N} dice", memory=8 * N * N + 24 * N * L, steps=N * N * L, what="the wins matrix")
     below = np.cumsum(D, axis=1) - D  # E: faces strictly below each label
     return D @ below.T
 
@@ -96,19 +102,41 @@ def p_beats(a, b, *, rolls: int = 1) -> Fraction:
     a = _faces("a", a)
     b = _faces("b", b)
     rolls = check_int("rolls", rolls, 1, 100)
+    sizes = [_num_sums(faces, rolls) for faces in (a, b)]
+    check_cost(
+        "rolls",
+        rolls,
+        memory=100 * sum(sizes),
+        steps=PY_STEP * sum(rolls * n * len(set(f)) for n, f in zip(sizes, (a, b), strict=True)),
+        what=f"the {sizes[0]:.3g} and {sizes[1]:.3g} distinct sums of a and b",
+    )
     sums_a, sums_b = _sums(a, rolls), _sums(b, rolls)
-    wins = sum(ca * cb for x, ca in sums_a.items() for y, cb in sums_b.items() if x > y)
+    below = sorted(sums_b)  # the sums of b, ascending, and how many outcomes reach each or less
+    upto = list(itertools.accumulate(sums_b[y] for y in below))
+    wins = 0
+    for x, ca in sums_a.items():
+        k = bisect.bisect_left(below, x)  # the sums of b strictly below x
+        if k:
+            wins += ca * upto[k - 1]
     return Fraction(wins, len(a) ** rolls * len(b) ** rolls)
+
+
+def _num_sums(faces: tuple[int, ...], rolls: int) -> float:
+    """At most how many distinct sums ``rolls`` rolls of ``faces`` give: ``rolls * (max - min) + 1``, and
+    at most the multisets of ``rolls`` of the distinct faces."""
+    spread = rolls * (max(faces) - min(faces)) + 1
+    return float(min(spread, math.comb(len(set(faces)) + rolls - 1, rolls)))
 
 
 def _sums(faces: tuple[int, ...], rolls: int) -> dict[int, int]:
     """``{s: number of the len(faces)**rolls outcomes with sum s}``."""
     counts = {0: 1}
+    distinct = Counter(faces).items()  # each face value with its multiplicity
     for _ in range(rolls):
         nxt: dict[int, int] = {}
         for s, c in counts.items():
-            for f in faces:
-                nxt[s + f] = nxt.get(s + f, 0) + c
+            for f, k in distinct:
+                nxt[s + f] = nxt.get(s + f, 0) + c * k
         counts = nxt
     return counts
 
@@ -143,7 +171,7 @@ def allowed_edges(W, min_wins: int, wins: int | None = None) -> np.ndarray:
     W : array_like of int, shape (N, N)
         A wins matrix.
     min_wins : int
-        With ``wins=None``, every pair with ``w_ij >= min_wins`` is allowed.
+        With ``wins=None``, every pair with ``w_ij >= min_wins`` is allowed; ``min_wins >= 0``.
     wins : int or None
         If given, only the pairs with ``w_ij == wins`` (the paper's
         equal-probability variant).
@@ -160,7 +188,9 @@ def allowed_edges(W, min_wins: int, wins: int | None = None) -> np.ndarray:
     array([[False,  True],
            [False, False]])
     """
-    W = np.asarray(W)
+    W = int_array("W", W, ndim=2, what="integers (a wins matrix)", square=True)
+    min_wins = check_int("min_wins", min_wins, 0)
+    wins = check_optional_int("wins", wins, 0)
     mask = (W >= min_wins) if wins is None else (W == wins)
     np.fill_diagonal(mask, False)
     return mask

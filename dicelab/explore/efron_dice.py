@@ -5,11 +5,12 @@ from __future__ import annotations
 import html
 import itertools
 import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from dicelab import efron
-from dicelab._checks import check_int
+from dicelab._checks import check_int, check_sequence
 from dicelab.explore._widgets import Explorer, _guarded, _png, _table
 
 
@@ -20,7 +21,8 @@ def parse_dice(text: str) -> dict[str, tuple[int, ...]]:
     ----------
     text : str
         2 to 8 lines such as ``"A: 0 0 4 4 4 4"``; faces separated by spaces or commas, at
-        most 20 per die; blank lines and lines starting with ``#`` are skipped.
+        most 20 per die, each a whole number of at most 30 digits; blank lines and lines
+        starting with ``#`` are skipped.
 
     Returns
     -------
@@ -34,10 +36,10 @@ def parse_dice(text: str) -> dict[str, tuple[int, ...]]:
     >>> parse_dice("A: 1 2 x")
     Traceback (most recent call last):
     ...
-    ValueError: line 1: 'x' is not a whole number (die A)
+    ValueError: text, line 1: 'x' is not a whole number (die A)
     """
     if not isinstance(text, str):
-        raise ValueError(f"the dice must be text, one die per line, got {text!r}")
+        raise ValueError(f"text must be a string of dice, one die per line, got {text!r}")
     dice: dict[str, tuple[int, ...]] = {}
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
@@ -47,19 +49,21 @@ def parse_dice(text: str) -> dict[str, tuple[int, ...]]:
         name = name.strip() if colon else "ABCDEFGHIJ"[min(len(dice), 9)]
         if not name or name in dice:
             raise ValueError(
-                f"line {number}: each die needs its own name before ':', got {name!r} again"
+                f"text, line {number}: each die needs its own name before ':', got {name!r} again"
                 if name
-                else f"line {number}: a name must come before ':'"
+                else f"text, line {number}: a name must come before ':'"
             )
         tokens = faces.replace(",", " ").split()
         if not 1 <= len(tokens) <= 20:
-            raise ValueError(f"line {number}: die {name} must have 1 to 20 faces, got {len(tokens)}")
+            raise ValueError(f"text, line {number}: die {name} must have 1 to 20 faces, got {len(tokens)}")
         for t in tokens:
-            if not t.lstrip("+-").isdigit():
-                raise ValueError(f"line {number}: {t!r} is not a whole number (die {name})")
+            if not re.fullmatch(r"[+-]?[0-9]+", t):
+                raise ValueError(f"text, line {number}: {t[:40]!r} is not a whole number (die {name})")
+            if len(t.lstrip("+-")) > 30:
+                raise ValueError(f"text, line {number}: {t[:12]}... has more than 30 digits (die {name})")
         dice[name] = tuple(int(t) for t in tokens)
     if not 2 <= len(dice) <= 8:
-        raise ValueError(f"give 2 to 8 dice, one per line; got {len(dice)}")
+        raise ValueError(f"text must give 2 to 8 dice, one per line; got {len(dice)}")
     return dice
 
 
@@ -78,8 +82,19 @@ class Matchup:
     cycles: tuple[tuple[str, ...], ...]
 
     def weakest(self, cycle) -> Fraction:
-        """The smallest win probability around ``cycle``."""
-        return min(self.p[x, y] for x, y in zip(cycle, cycle[1:] + cycle[:1], strict=True))
+        """The smallest win probability around ``cycle``, a sequence of at least two of the dice's names,
+        no name followed by itself (the last is followed by the first).
+
+        >>> matchup("A: 0 0 4 4 4 4\\nB: 3 3 3 3 3 3").weakest(("A", "B"))
+        Fraction(1, 3)
+        """
+        cycle = check_sequence("cycle", cycle, what="die names")
+        if len(cycle) < 2 or not all(isinstance(x, str) and x in self.faces for x in cycle):
+            raise ValueError(f"cycle must list at least two of the dice {list(self.faces)}, got {cycle!r}")
+        steps = list(zip(cycle, cycle[1:] + cycle[:1], strict=True))
+        if any(x == y for x, y in steps):
+            raise ValueError(f"cycle must not follow a die by itself, got {cycle!r}")
+        return min(self.p[x, y] for x, y in steps)
 
     def rows(self) -> list[list]:
         """The matrix ``P(row beats column)`` as rows ``[name, p...]`` (``""`` on the diagonal)."""
@@ -103,13 +118,29 @@ def _simple_cycles(names, beats) -> list[tuple[str, ...]]:
     return found
 
 
+def _named_dice(dice) -> dict[str, tuple[int, ...]]:
+    """``{name: faces}`` checked like :func:`parse_dice`: 2 to 8 dice with non-empty string names,
+    each 1 to 20 integer faces."""
+    if not isinstance(dice, dict) or not 2 <= len(dice) <= 8:
+        raise ValueError(f"dice must be text or a dict of 2 to 8 dice {{name: faces}}, got {dice!r}"[:300])
+    out = {}
+    for name, faces in dice.items():
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"dice must be named by non-empty strings, got the name {name!r}")
+        faces = check_sequence(f"dice[{name!r}]", faces, what="integer faces")
+        if len(faces) > 20:
+            raise ValueError(f"dice[{name!r}] must have 1 to 20 faces, got {len(faces)}")
+        out[name] = tuple(check_int(f"dice[{name!r}][{k}]", f, -math.inf) for k, f in enumerate(faces))
+    return out
+
+
 def matchup(dice, rolls: int = 1) -> Matchup:
     """Exact win probabilities of every ordered pair of dice, "beats" and its cycles.
 
     Parameters
     ----------
     dice : dict or str
-        ``{name: faces}``, or text for :func:`parse_dice`.
+        ``{name: faces}`` (2 to 8 dice, each 1 to 20 integer faces), or text for :func:`parse_dice`.
     rolls : int
         Each player rolls their die this many times and adds, ``1..4``.
 
@@ -125,7 +156,12 @@ def matchup(dice, rolls: int = 1) -> Matchup:
     >>> matchup(m.faces, rolls=2).cycles   # two dice each: no cycle is left
     ()
     """
-    faces = parse_dice(dice) if isinstance(dice, str) else dict(dice)
+    if isinstance(dice, str):
+        try:
+            dice = parse_dice(dice)
+        except ValueError as err:
+            raise ValueError(f"dice given as {err}") from None
+    faces = _named_dice(dice)
     rolls = check_int("rolls", rolls, 1, 4)
     names = list(faces)
     p = {(x, y): efron.p_beats(faces[x], faces[y], rolls=rolls) for x, y in itertools.permutations(names, 2)}
@@ -145,6 +181,8 @@ def beat_graph(m: Matchup):
     >>> [t.get_text() for t in fig.axes[0].texts]
     ['A', 'B']
     """
+    if not isinstance(m, Matchup):
+        raise ValueError(f"m must be a Matchup, as returned by matchup(), got {m!r}"[:300])
     from matplotlib.figure import Figure
 
     from dicelab.plotting import PALETTE, draw_digraph
@@ -169,7 +207,7 @@ def beat_graph(m: Matchup):
 
 
 def _efron_view(text: str, rolls: int) -> tuple[str, bytes]:
-    m = matchup(text, rolls)
+    m = matchup(parse_dice(text), rolls)
     latex = lambda v: v if v == "" else rf"$\frac{{{v.numerator}}}{{{v.denominator}}}$"  # noqa: E731
     rows = [[f"<b>{html.escape(r[0])}</b>"] + [latex(v) for v in r[1:]] for r in m.rows()]
     table = _table(["P(row beats column)"] + [html.escape(n) for n in m.faces], rows)
@@ -192,11 +230,17 @@ EFRON_DICE = "A: 0 0 4 4 4 4\nB: 3 3 3 3 3 3\nC: 2 2 2 2 6 6\nD: 1 1 1 5 5 5"
 def efron_explorer(text: str = EFRON_DICE, rolls: int = 1) -> Explorer:
     """Type dice, get the exact win probabilities and the beat graph (refreshed on every change).
 
+    ``text`` is the first set of dice, as for :func:`parse_dice`, and ``rolls`` the rolls
+    each, ``1..4``; both are checked before the widget is built. Dice typed later that
+    cannot be read are refused in the table pane, by the same message.
+
     >>> ex = efron_explorer()
     >>> ex.controls["dice"].value = "A: 1 2 3\\nB: 2 2 2"
     >>> "No cycle" in ex.panes["table"].value
     True
     """
+    parse_dice(text)  # refuses text that is not dice, before any widget is built
+    rolls = check_int("rolls", rolls, 1, 4)
     import ipywidgets as w
 
     dice = w.Textarea(value=text, description="dice", layout=w.Layout(width="26em", height="9em"))

@@ -43,7 +43,7 @@ ROWS = [
     Row(exact.to_fraction, "name", NOT_TEXT + [""], lambda v: exact.to_fraction(1, v)),
     Row(exact.to_fraction, "allow_float", BOOLS, lambda v: exact.to_fraction(0.5, allow_float=v)),
     Row(
-        exact.to_sympy, "x", [None, float("nan"), float("inf"), {1: 2}, object()], lambda v: exact.to_sympy(v)
+        exact.to_sympy, "x", [None, float("nan"), float("inf"), [None], object()], lambda v: exact.to_sympy(v)
     ),
     Row(exact.latex_table, "rows", [None, 3, "ab", [], [3]], lambda v: exact.latex_table(v)),
     Row(exact.latex_table, "header", [3, "ab", []], lambda v: exact.latex_table([[1]], header=v)),
