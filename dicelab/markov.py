@@ -28,10 +28,99 @@ import numpy as np
 from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
-from dicelab._checks import check_int
+from dicelab._checks import check_cost, check_int, check_sequence
 from dicelab.exact import to_fraction
 
 __all__ = ["AbsorbingChain", "ChainSample"]
+
+# Exact arithmetic runs in pure Python: one rational operation (SymPy's QQ, Fraction) takes
+# about a microsecond, i.e. some 100 of the 10^8 steps a second the cost check counts, and an
+# exact entry (a Fraction and its pointer) some 150 bytes.
+_EXACT_STEP = 100
+_EXACT_BYTES = 150
+
+
+def _rows(P) -> list[list]:
+    """``P`` as a list of rows, or a ValueError naming ``P``."""
+    bad = ValueError(f"P must be a square matrix (nested lists or an array), got {P!r}"[:300])
+    if P is None or isinstance(P, str | bytes | dict):
+        raise bad
+    try:
+        rows = P if isinstance(P, list) else np.asarray(P, dtype=object)
+        if any(r is None or isinstance(r, str | bytes | dict) for r in rows):
+            raise bad
+        return [list(r) for r in rows]
+    except (TypeError, ValueError):
+        raise bad from None
+
+
+def _check_states(states, n: int) -> tuple:
+    """``states`` as a tuple of ``n`` distinct hashable names (default ``0, 1, ...``)."""
+    if states is None:
+        return tuple(range(n))
+    states = check_sequence("states", states, what="state names")
+    try:
+        distinct = len(set(states)) == len(states)
+    except TypeError:
+        raise ValueError(f"states must be hashable names, got {states!r}") from None
+    if len(states) != n or not distinct:
+        raise ValueError(f"states must name the {n} rows of P once each, got {states!r}")
+    return states
+
+
+def _check_size(rows: list[list]) -> None:
+    """Refuse a chain whose exact fundamental matrix is beyond the budget: the inverse of the
+    ``m x m`` matrix ``I - Q`` by Gauss-Jordan elimination takes some ``3 m^3`` rational operations."""
+    n = len(rows)
+    m = sum(1 for i in range(n) if to_fraction(rows[i][i], f"P[{i}, {i}]", allow_float=True) != 1)
+    check_cost(
+        "len(P)",
+        n,
+        memory=_EXACT_BYTES * (n * n + 4 * m * m + 2 * m * n),
+        steps=_EXACT_STEP * (n * n + 3 * m**3 + m * m * n),
+        what=f"the exact fundamental matrix of {m} transient states",
+    )
+
+
+def _reaching(exact: list[list], absorbing: list[int]) -> set[int]:
+    """The states from which some absorbing state can be reached (a search backwards along the
+    transitions of positive probability)."""
+    n = len(exact)
+    into: list[list[int]] = [[] for _ in range(n)]
+    for i, row in enumerate(exact):
+        for j, v in enumerate(row):
+            if v > 0 and i != j:
+                into[j].append(i)
+    reach, todo = set(absorbing), list(absorbing)
+    while todo:
+        for i in into[todo.pop()]:
+            if i not in reach:
+                reach.add(i)
+                todo.append(i)
+    return reach
+
+
+def _simulation_cost(n_runs: int, n_states: int, mean_steps: float) -> dict:
+    """Memory and steps of :meth:`AbsorbingChain.simulate`: per run a few 8-byte arrays, and at
+    each step a row of cumulative probabilities gathered (8 bytes a state) and compared (1 byte);
+    each run lasts ``mean_steps`` steps on average, each step some ``2 (n_states + 8)`` operations."""
+    return {
+        "memory": n_runs * (64 + 9 * n_states),
+        "steps": n_runs * mean_steps * 2 * (n_states + 8),
+    }
+
+
+def _check_random_state(random_state):
+    """``None``, a non-negative integer seed (or a sequence of them), or a numpy Generator
+    (BitGenerator, SeedSequence); else a ValueError naming ``random_state``."""
+    if random_state is None or isinstance(
+        random_state, np.random.Generator | np.random.BitGenerator | np.random.SeedSequence
+    ):
+        return random_state
+    if isinstance(random_state, list | tuple):
+        seeds = check_sequence("random_state", random_state, what="non-negative integer seeds")
+        return [check_int("random_state", v, 0) for v in seeds]
+    return check_int("random_state", random_state, 0)
 
 
 def _to_dm(rows) -> DomainMatrix:
@@ -96,7 +185,9 @@ class AbsorbingChain:
     Parameters
     ----------
     P : square matrix (nested lists or array) of exact numbers
-        The transition matrix, rows summing to exactly 1.
+        The transition matrix, rows summing to exactly 1. The exact inverse of ``I - Q``
+        takes some ``3 m^3`` rational operations for ``m`` transient states: beyond about
+        a thousand of them the chain is refused up front (over an hour's work).
     states : sequence, optional
         Names of the rows (default ``0, 1, ...``), hashable and distinct.
 
@@ -120,23 +211,19 @@ class AbsorbingChain:
     t: np.ndarray = field(init=False, repr=False)
 
     def __init__(self, P, states=None):
-        try:
-            rows = [list(r) for r in (P if isinstance(P, list) else np.asarray(P, dtype=object))]
-        except TypeError:
-            raise ValueError(f"P must be a square matrix (nested lists or an array), got {P!r}") from None
+        rows = _rows(P)
         n = len(rows)
         if n == 0 or any(len(r) != n for r in rows):
             raise ValueError(
                 f"P must be a non-empty square matrix, got {n} rows of lengths "
                 f"{sorted({len(r) for r in rows})}"
             )
+        states = _check_states(states, n)
+        _check_size(rows)
         exact = [
             [to_fraction(v, f"P[{i}, {j}]", allow_float=True) for j, v in enumerate(r)]
             for i, r in enumerate(rows)
         ]
-        states = tuple(range(n)) if states is None else tuple(states)
-        if len(states) != n or len(set(states)) != n:
-            raise ValueError(f"states must name the {n} rows of P once each, got {states!r}")
         for i, r in enumerate(exact):
             if any(v < 0 or v > 1 for v in r):
                 raise ValueError(f"row {states[i]!r} of P has an entry outside [0, 1]")
@@ -147,18 +234,11 @@ class AbsorbingChain:
             raise ValueError("the chain has no absorbing state (no row with P[i, i] = 1)")
         transient = [i for i in range(n) if i not in absorbing]
         # every transient state must reach an absorbing one, or I - Q is singular
-        reach = set(absorbing)
-        changed = True
-        while changed:
-            changed = False
-            for i in transient:
-                if i not in reach and any(exact[i][j] > 0 and j in reach for j in range(n)):
-                    reach.add(i)
-                    changed = True
+        reach = _reaching(exact, absorbing)
         stuck = [states[i] for i in transient if i not in reach]
         if stuck:
             raise ValueError(
-                f"transient states {stuck!r} never reach an absorbing state: not an absorbing chain"
+                f"P: transient states {stuck!r} never reach an absorbing state: not an absorbing chain"
             )
         Q = [[exact[i][j] for j in transient] for i in transient]
         R = [[exact[i][j] for j in absorbing] for i in transient]
@@ -193,17 +273,22 @@ class AbsorbingChain:
         return self.P[np.ix_(order, order)]
 
     def float_view(self, name: str) -> np.ndarray:
-        """One of ``"P", "Q", "R", "N", "B", "t"`` as a float array."""
-        if name not in ("P", "Q", "R", "N", "B", "t"):
+        """One of ``"P", "Q", "R", "N", "B", "t"`` as a float array.
+
+        >>> AbsorbingChain([["1/2", "1/2"], [0, 1]]).float_view("t")
+        array([2.])
+        """
+        if not isinstance(name, str) or name not in ("P", "Q", "R", "N", "B", "t"):
             raise ValueError(f"name must be one of P, Q, R, N, B, t; got {name!r}")
         return getattr(self, name).astype(float)
 
     def simulate(self, n_runs: int, start, *, random_state=None, max_steps: int = 100_000) -> ChainSample:
         """Run the chain ``n_runs`` times from transient ``start`` until absorption.
 
-        Vectorised over runs; ``random_state`` seeds a :class:`numpy.random.Generator`
-        (or is one). Raises ``RuntimeError`` if some run is still transient after
-        ``max_steps`` steps.
+        Vectorised over runs; ``random_state`` (``None``, a non-negative integer) seeds a
+        :class:`numpy.random.Generator` (or is one). Raises ``RuntimeError`` if some run is
+        still transient after ``max_steps`` steps. Each run needs some ``64 + 9 n`` bytes of
+        working memory (``n`` states): ``n_runs`` beyond the memory budget is refused.
 
         Examples
         --------
@@ -215,6 +300,9 @@ class AbsorbingChain:
         n_runs = check_int("n_runs", n_runs, 1)
         max_steps = check_int("max_steps", max_steps, 1)
         here = self._index(self.transient, start, "start")
+        random_state = _check_random_state(random_state)
+        cost = _simulation_cost(n_runs, len(self.states), float(self.t[here]))
+        check_cost("n_runs", n_runs, **cost, what="the simulated runs")
         rng = (
             random_state
             if isinstance(random_state, np.random.Generator)
@@ -240,16 +328,25 @@ class AbsorbingChain:
         return ChainSample(self, state - m, steps)
 
     def absorption_probability(self, start, end) -> Fraction:
-        """Probability that the chain started in transient ``start`` is absorbed in ``end``."""
+        """Probability that the chain started in transient ``start`` is absorbed in ``end``.
+
+        >>> chain = AbsorbingChain([["1/2", "1/4", "1/4"], [0, 1, 0], [0, 0, 1]], states=["go", "a", "b"])
+        >>> chain.absorption_probability("go", "a")
+        Fraction(1, 2)
+        """
         return self.B[self._index(self.transient, start, "start"), self._index(self.absorbing, end, "end")]
 
     def expected_steps(self, start) -> Fraction:
-        """Expected number of steps from transient ``start`` until absorption."""
+        """Expected number of steps from transient ``start`` until absorption.
+
+        >>> AbsorbingChain([["5/6", "1/6"], [0, 1]], states=["roll", "six"]).expected_steps("roll")
+        Fraction(6, 1)
+        """
         return self.t[self._index(self.transient, start, "start")]
 
     @staticmethod
     def _index(group, state, name):
         try:
             return group.index(state)
-        except ValueError:
+        except (ValueError, TypeError):
             raise ValueError(f"{name} must be one of {group!r}, got {state!r}") from None

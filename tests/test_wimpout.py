@@ -53,7 +53,7 @@ def test_states_are_records_named_as_in_the_paper():
         assert w.state(str(s)) is s or w.state(str(s)) == s
     assert w.clearing_state(3, 0, True) == w.state("Flash 3; Reroll 1B")
     assert w.clearing_state(5, 0, False) == w.State(4, True, (5,))
-    with pytest.raises(ValueError, match="state must be one of"):
+    with pytest.raises(ValueError, match="name must be the name of one of"):
         w.state("Flash 7; Reroll 5")
 
 

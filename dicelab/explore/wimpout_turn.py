@@ -4,24 +4,68 @@ from __future__ import annotations
 
 import functools
 import html
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from dicelab import wimpout
+from dicelab._checks import check_int, check_sequence
 from dicelab.explore._widgets import Explorer, _guarded, _table
+from dicelab.wimpout.dice import _check_roll, _parse_roll
+
+_PAPER_STATES = wimpout.TRANSIENT + wimpout.ABSORBING
+
+
+def _check_paper_state(name: str, state) -> wimpout.State:
+    """``state`` if it is one of the 21 states of the paper's chain, or a ValueError naming ``name``."""
+    if not isinstance(state, wimpout.State) or state not in _PAPER_STATES:
+        raise ValueError(
+            f"{name} must be one of the 21 states of the paper's chain (wimpout.TRANSIENT, "
+            f"wimpout.ABSORBING), got {state!r}"
+        )
+    return state
 
 
 @dataclass(frozen=True)
 class WimpoutTurn:
     """A turn in progress: the chain ``state``, the Flash ``face`` to clear (or ``None``), the
-    ``points`` so far and the ``rolls`` made, each as ``(roll, points it scored, state after)``."""
+    ``points`` so far and the ``rolls`` made, each as ``(roll, points it scored, state after)``.
+
+    ``state`` is one of the states of the paper's chain; ``face``, when given, one of the
+    faces of the state's Flash.
+
+    >>> WimpoutTurn().state == wimpout.ROLL_5
+    True
+    """
 
     state: wimpout.State = wimpout.ROLL_5
     face: int | None = None
     points: int = 0
     rolls: tuple = ()
+
+    def __post_init__(self):
+        _check_paper_state("state", self.state)
+        if self.face is not None:
+            flash, face = self.state.flash, self.face
+            if isinstance(face, bool) or not isinstance(face, numbers.Integral) or face not in flash:
+                raise ValueError(
+                    f"face must be None or one of the faces {flash} of the Flash to clear in state "
+                    f"{str(self.state)!r}, got {self.face!r}"
+                )
+        check_int("points", self.points, 0)
+        rolls = check_sequence("rolls", self.rolls, what="(roll, points, state) records", nonempty=False)
+        for record in rolls:
+            if not (
+                isinstance(record, tuple)
+                and len(record) == 3
+                and isinstance(record[2], wimpout.State)
+                and isinstance(record[1], numbers.Integral)
+                and not isinstance(record[1], bool)
+            ):
+                raise ValueError(f"rolls must hold (roll, points, state after) records, got {record!r}")
+        object.__setattr__(self, "rolls", rolls)
 
 
 @functools.cache
@@ -36,6 +80,7 @@ def finish_chances(state: wimpout.State) -> dict[str, Fraction]:
     >>> sum(chances.values()), round(float(chances["Score and Stop"]), 4)
     (Fraction(1, 1), 0.7719)
     """
+    state = _check_paper_state("state", state)
     if state.absorbing:
         return {a.end: Fraction(a == state) for a in wimpout.ABSORBING}
     chain = _wimpout_chain()
@@ -51,11 +96,16 @@ def wimpout_roll(turn: WimpoutTurn, roll) -> WimpoutTurn:
     >>> t.points, str(t.state), t.face
     (50, 'Flash 5, 10; Reroll 1B, 1W', 5)
     """
+    if not isinstance(turn, WimpoutTurn):
+        raise ValueError(f"turn must be a WimpoutTurn (WimpoutTurn() starts one), got {turn!r}")
     if turn.state.absorbing:
-        raise ValueError(f"the turn has ended ({turn.state}): start a new one")
-    roll = wimpout.parse_roll(roll) if isinstance(roll, str) else tuple(roll)
+        raise ValueError(f"turn: the turn has ended ({turn.state}): start a new one")
+    black = turn.state.black
+    roll = _parse_roll(roll, "roll", black) if isinstance(roll, str) else _check_roll(roll, black)[0]
     if len(roll) != turn.state.n_dice:
-        raise ValueError(f"{turn.state} rolls {turn.state.n_dice} dice (black die last), got {len(roll)}")
+        raise ValueError(
+            f"roll: {turn.state} rolls {turn.state.n_dice} dice (black die last), got {len(roll)}"
+        )
     st = wimpout.step(turn.state, roll, face=turn.face)
     points = 0 if st.state in (wimpout.WIMPOUT, wimpout.AUTO_LOSE) else turn.points + st.points
     return WimpoutTurn(st.state, st.flash, points, turn.rolls + ((roll, st.points, st.state),))
@@ -95,6 +145,7 @@ def wimpout_explorer(seed: int = 7) -> Explorer:
     >>> "5 points" in ex.panes["turn"].value
     True
     """
+    seed = check_int("seed", seed, 0)
     import ipywidgets as w
 
     typed = w.Text(value="", placeholder="e.g. 5 5 5 2 *  (empty: random)", description="roll")

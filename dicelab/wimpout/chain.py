@@ -5,13 +5,22 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
+from dicelab._checks import check_bool, check_choice, check_int, check_sequence, check_str
 from dicelab.markov import AbsorbingChain
-from dicelab.wimpout.dice import Rules, Score, all_rolls, score
+from dicelab.wimpout.dice import WHITE_FACES, Rules, Score, _check_roll, _check_rules, _score, all_rolls
+
+_ENDS = ("", "Auto Win", "Auto Lose", "Score and Stop", "Wimpout")
+
+
+def _check_face(name: str, face) -> int:
+    """``face`` if it is a face of a die (2, 3, 4, 5, 6, 10), or a ValueError naming ``name``."""
+    return check_choice(name, check_int(name, face, 2, 10), WHITE_FACES)
 
 
 @dataclass(frozen=True)
@@ -23,6 +32,9 @@ class State:
     whose rerolls behave alike, e.g. ``(2, 3, 4, 6)``; empty when no Flash is pending);
     ``end``: for the four absorbing states, their name (``"Auto Win"``, ``"Auto Lose"``,
     ``"Score and Stop"``, ``"Wimpout"``), else empty.
+
+    Only states a turn can be in are built: an absorbing state rolls no dice and has no
+    Flash; a transient one rolls all five dice, or one or two dice to clear a pending Flash.
 
     ``str(state)`` is the paper's name for it (Table 4):
 
@@ -36,6 +48,35 @@ class State:
     black: bool = False
     flash: tuple[int, ...] = ()
     end: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "white", check_int("white", self.white, 0, 4))
+        object.__setattr__(self, "black", check_bool("black", self.black))
+        flash = check_sequence("flash", self.flash, what="Flash faces", nonempty=False)
+        flash = tuple(_check_face("flash", f) for f in flash)
+        if len(set(flash)) != len(flash):
+            raise ValueError(f"flash must list distinct faces, got {flash!r}")
+        object.__setattr__(self, "flash", flash)
+        if not isinstance(self.end, str):
+            raise ValueError(f"end must be one of {list(_ENDS)}, got {self.end!r}")
+        check_choice("end", self.end, _ENDS)
+        if self.end and (self.white or self.black or flash):
+            raise ValueError(
+                f"end: the absorbing state {self.end!r} rolls no dice and has no Flash, got "
+                f"white={self.white}, black={self.black}, flash={flash}"
+            )
+        if not self.end and not self.five_dice:
+            if self.n_dice == 0:
+                raise ValueError(
+                    "white, black: a transient state rolls at least one die (an absorbing one names its end)"
+                )
+            if self.n_dice > 2:
+                raise ValueError(
+                    f"white, black: a Flash leaves at most two dice to reroll (or all five), got "
+                    f"white={self.white} and black={self.black}"
+                )
+            if not flash:
+                raise ValueError("flash: with fewer than five dice to roll, a Flash must be pending")
 
     def __hash__(self) -> int:  # states key every tally: hash once
         try:
@@ -84,6 +125,8 @@ TRANSIENT: tuple[State, ...] = (
     _CLEARING + tuple(State(4, True, (f,)) for f in (2, 3, 4, 5, 6, 10)) + (ROLL_5,)
 )
 ABSORBING: tuple[State, ...] = (AUTO_WIN, AUTO_LOSE, STOP, WIMPOUT)
+_BY_NAME = {str(s): s for s in TRANSIENT + ABSORBING}
+_FIVE_DICE = {s.flash[0]: s for s in TRANSIENT if s.five_dice and s.flash}
 
 
 def state(name: str) -> State:
@@ -92,13 +135,22 @@ def state(name: str) -> State:
     >>> state("Flash 5, 10; Reroll 2W")
     State(white=2, black=False, flash=(5, 10), end='')
     """
-    for s in TRANSIENT + ABSORBING:
-        if str(s) == name:
-            return s
-    raise ValueError(
-        f"state must be one of the 21 states of the chain ({', '.join(map(str, TRANSIENT + ABSORBING))}), "
-        f"got {name!r}"
-    )
+    try:
+        return _BY_NAME[check_str("name", name)]
+    except KeyError:
+        raise ValueError(
+            f"name must be the name of one of the 21 states of the chain ({', '.join(_BY_NAME)}), "
+            f"got {name!r}"
+        ) from None
+
+
+def _check_transient(name: str, s) -> State:
+    """``s`` if it is a transient :class:`State`, or a ValueError naming ``name``."""
+    if not isinstance(s, State):
+        raise ValueError(f"{name} must be a State, one of the transient states (e.g. ROLL_5), got {s!r}")
+    if s.absorbing:
+        raise ValueError(f"{name} must be one of the transient states: {s} is absorbing, no roll leaves it")
+    return s
 
 
 def clearing_state(face: int, white: int, black: bool) -> State:
@@ -107,12 +159,20 @@ def clearing_state(face: int, white: int, black: bool) -> State:
     >>> str(clearing_state(4, 1, True))
     'Flash 2, 4, 6; Reroll 1B, 1W'
     """
+    face = _check_face("face", face)
+    return _clearing_state(face, check_int("white", white, 0, 4), check_bool("black", black))
+
+
+def _clearing_state(face: int, white: int, black: bool) -> State:
     if white == 4 and black or white == 0 and not black:
-        return State(4, True, (face,))  # every die scored: roll all five, the Flash still to clear
+        return _FIVE_DICE[face]  # every die scored: roll all five, the Flash still to clear
     for s in _CLEARING:
         if face in s.flash and (s.white, s.black) == (white, black):
             return s
-    raise ValueError(f"no state clears a Flash of {face!r} with {white} white dice and black={black!r}")
+    raise ValueError(
+        f"white, black: a Flash leaves 0 to 2 dice to reroll, or all five; none clears a Flash of {face} "
+        f"with white={white} and black={black}"
+    )
 
 
 @dataclass(frozen=True)
@@ -130,19 +190,20 @@ class Step:
 
 
 def _face_of(s: State, face) -> int | None:
-    if not s.flash:
-        return None
+    """The Flash face to clear from ``s``: ``face`` checked against the state, or the state's first."""
     if face is None:
-        return s.flash[0]
-    if face not in s.flash:
+        return s.flash[0] if s.flash else None
+    if not s.flash:
+        raise ValueError(f"face must be None for state {str(s)!r}: no Flash is pending, got {face!r}")
+    if isinstance(face, bool) or not isinstance(face, numbers.Integral) or face not in s.flash:
         raise ValueError(f"face must be one of {s.flash} for state {str(s)!r}, got {face!r}")
-    return face
+    return int(face)
 
 
 @functools.lru_cache(maxsize=16_384)
 def _scored(roll: tuple, has_black: bool, rules: Rules) -> Score:
     """:func:`score`, remembered: the seven five-dice states roll the same 7,776 rolls."""
-    return score(roll, has_black=has_black, rules=rules)
+    return _score(roll, has_black, rules)
 
 
 def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> Step:
@@ -162,12 +223,16 @@ def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> 
     >>> step(state("Flash 5, 10; Reroll 1B"), (SUN,), face=10).points
     5
     """
-    if s.absorbing:
-        raise ValueError(f"{s} is absorbing: no roll leaves it")
+    s = _check_transient("s", s)
     face = _face_of(s, face)
-    roll = tuple(roll)
+    roll, _ = _check_roll(roll, s.black)
     if len(roll) != s.n_dice:
-        raise ValueError(f"state {s} rolls {s.n_dice} dice, got the roll {roll!r}")
+        raise ValueError(f"roll: state {s} rolls {s.n_dice} dice, got the roll {roll!r}")
+    return _step(s, roll, face, _check_rules(rules))
+
+
+def _step(s: State, roll: tuple, face: int | None, rules: Rules) -> Step:
+    """:func:`step` of a checked transient state, roll and Flash face."""
     if face is not None and face in roll:
         return Step(s, 0, face)  # the Futtless rule: the Flash face again, reroll the same dice
     if (
@@ -179,7 +244,7 @@ def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> 
         return Step({"win": AUTO_WIN, "lose": AUTO_LOSE, "wimpout": WIMPOUT}[sc.outcome], 0, None)
     if s.five_dice and sc.flash is not None:
         left = [k for k in range(5) if not sc.scoring[k]]
-        nxt = clearing_state(sc.flash, sum(1 for k in left if k < 4), 4 in left)
+        nxt = _clearing_state(sc.flash, sum(1 for k in left if k < 4), 4 in left)
         return Step(nxt, sc.points, sc.flash)
     if sc.all_scoring:
         return Step(ROLL_5, sc.points, None)  # YMNWTBYM: every die scored, roll all five again
@@ -192,6 +257,8 @@ def rolls(s: State):
     >>> len(list(rolls(state("Flash 3; Reroll 1B, 1W"))))
     36
     """
+    if not isinstance(s, State):
+        raise ValueError(f"s must be a State, such as ROLL_5, got {s!r}")
     return all_rolls(s.white, s.black)
 
 
@@ -213,12 +280,22 @@ def by_face(st: Step) -> State:
     >>> str(by_face(step(ROLL_5, (5, 5, 5, 2, 6))))
     'Flash 5; Reroll 1B, 1W'
     """
+    if not isinstance(st, Step):
+        raise ValueError(f"st must be a Step, as step returns, got {st!r}")
+    return _by_face(st)
+
+
+def _by_face(st: Step) -> State:
     if st.flash is None or st.state.absorbing:
         return st.state
-    return State(st.state.white, st.state.black, (st.flash,))
+    return _state_of(st.state.white, st.state.black, st.flash)
 
 
 @functools.lru_cache(maxsize=256)
+def _state_of(white: int, black: bool, face: int) -> State:
+    return State(white, black, (face,))
+
+
 def step_outcomes(
     s: State, rules: Rules = Rules(), *, face: int | None = None, faces: bool = False
 ) -> Mapping[State, Outcome]:
@@ -233,12 +310,18 @@ def step_outcomes(
     >>> {str(k): v.ways for k, v in out.items()}
     {'Flash 2, 4, 6; Reroll 1B, 1W': 11, 'Score and Stop': 13, 'Wimpout': 6, 'Roll 5; No Flash': 6}
     """
-    if not isinstance(s, State) or s.absorbing:
-        raise ValueError(f"state must be one of the 17 transient states, got {s!r}")
+    s = _check_transient("s", s)
+    face = _face_of(s, face)
+    return _step_outcomes(s, _check_rules(rules), face, check_bool("faces", faces))
+
+
+@functools.lru_cache(maxsize=256)
+def _step_outcomes(s: State, rules: Rules, face: int | None, faces: bool) -> Mapping[State, Outcome]:
+    """:func:`step_outcomes` of a checked transient state, rules and Flash face, remembered."""
     tally: dict[State, list[int]] = {}
-    for roll in rolls(s):
-        st = step(s, roll, face=face, rules=rules)
-        entry = tally.setdefault(by_face(st) if faces else st.state, [0, 0])
+    for roll in all_rolls(s.white, s.black):
+        st = _step(s, roll, face, rules)
+        entry = tally.setdefault(_by_face(st) if faces else st.state, [0, 0])
         entry[0] += 1
         entry[1] += st.points
     return MappingProxyType({k: Outcome(ways, points) for k, (ways, points) in tally.items()})
@@ -250,7 +333,7 @@ def clear_caches() -> None:
     >>> clear_caches()
     """
     _scored.cache_clear()
-    step_outcomes.cache_clear()
+    _step_outcomes.cache_clear()
 
 
 def markov_chain(rules: Rules = Rules()) -> AbsorbingChain:
@@ -260,11 +343,12 @@ def markov_chain(rules: Rules = Rules()) -> AbsorbingChain:
     >>> chain.absorption_probability(ROLL_5, WIMPOUT)
     Fraction(...)
     """
+    _check_rules(rules)
     names = TRANSIENT + ABSORBING
     P = [[Fraction(0)] * len(names) for _ in names]
     for i, s in enumerate(TRANSIENT):
         total = 6**s.n_dice
-        for nxt, out in step_outcomes(s, rules).items():
+        for nxt, out in _step_outcomes(s, rules, _face_of(s, None), False).items():
             P[i][names.index(nxt)] = Fraction(out.ways, total)
     for i in range(len(TRANSIENT), len(names)):
         P[i][i] = Fraction(1)
@@ -283,9 +367,10 @@ def turn_chain(rules: Rules = Rules()) -> AbsorbingChain:
     >>> len(chain.transient), len(chain.absorbing)
     (31, 4)
     """
+    _check_rules(rules)
     seen, order = {ROLL_5}, [ROLL_5]
     for s in order:
-        for nxt in step_outcomes(s, rules, faces=True):
+        for nxt in _step_outcomes(s, rules, _face_of(s, None), True):
             if not nxt.absorbing and nxt not in seen:
                 seen.add(nxt)
                 order.append(nxt)
@@ -293,7 +378,7 @@ def turn_chain(rules: Rules = Rules()) -> AbsorbingChain:
     index = {s: k for k, s in enumerate(names)}
     P = [[Fraction(0)] * len(names) for _ in names]
     for i, s in enumerate(order):
-        for nxt, out in step_outcomes(s, rules, faces=True).items():
+        for nxt, out in _step_outcomes(s, rules, _face_of(s, None), True).items():
             P[i][index[nxt]] = Fraction(out.ways, 6**s.n_dice)
     for i in range(len(order), len(names)):
         P[i][i] = Fraction(1)

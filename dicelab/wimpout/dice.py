@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import numbers
 from collections import Counter
 from dataclasses import dataclass
 
-from dicelab._checks import check_bool, check_sequence
+from dicelab._checks import check_bool, check_choice, check_int, check_sequence, check_str
 
 
 class _Sun:
@@ -59,14 +60,21 @@ class Rules:
     two_pairs: str = "max"
 
     def __post_init__(self):
-        check_bool("fourth_scores", self.fourth_scores)
-        if isinstance(self.sun_value, bool) or self.sun_value not in (5, 10):
-            raise ValueError(f"sun_value must be 5 or 10, got {self.sun_value!r}")
-        if self.two_pairs not in ("max", "max_low"):
+        sun_value = check_choice("sun_value", check_int("sun_value", self.sun_value, 5, 10), (5, 10))
+        object.__setattr__(self, "sun_value", sun_value)
+        object.__setattr__(self, "fourth_scores", check_bool("fourth_scores", self.fourth_scores))
+        if not isinstance(self.two_pairs, str) or self.two_pairs not in ("max", "max_low"):
             raise ValueError(
                 f"two_pairs must be 'max' (ties: the higher face) or 'max_low' (ties: the lower), "
                 f"got {self.two_pairs!r}"
             )
+
+
+def _check_rules(rules) -> Rules:
+    """``rules`` if it is a :class:`Rules` record, or a ValueError naming the argument."""
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules record, such as Rules(sun_value=5), got {rules!r}")
+    return rules
 
 
 @dataclass(frozen=True)
@@ -93,21 +101,30 @@ class Score:
         return all(self.scoring)
 
 
-def _check_roll(roll, has_black):
-    roll = check_sequence("roll", roll, what="faces", nonempty=False)
+def _is_face(f, faces) -> bool:
+    """Whether ``f`` is one of ``faces``: the sun itself, or an integer (not a bool, not 5.0)."""
+    if f is SUN:
+        return SUN in faces
+    return isinstance(f, numbers.Integral) and not isinstance(f, bool) and f in faces
+
+
+def _check_roll(roll, has_black, name: str = "roll"):
+    """``(roll as a tuple, has_black)``, or a ValueError naming ``name``: 1 to 5 faces, white dice
+    first, the black die last (when ``has_black``; by default when five dice or the sun is last)."""
+    roll = check_sequence(name, roll, what="faces", nonempty=False)
     if not 1 <= len(roll) <= 5:
-        raise ValueError(f"roll: a roll has 1 to 5 dice, got {len(roll)}: {roll!r}")
+        raise ValueError(f"{name}: a roll has 1 to 5 dice, got {len(roll)}: {roll!r}")
     if has_black is None:
         has_black = len(roll) == 5 or roll[-1] is SUN
     whites = roll[:-1] if has_black else roll
     if len(whites) > 4:
-        raise ValueError(f"roll: there are only four white dice, got {len(whites)} in {roll!r}")
+        raise ValueError(f"{name}: there are only four white dice, got {len(whites)} in {roll!r}")
     for f in whites:
-        if f is SUN or isinstance(f, bool) or f not in WHITE_FACES:
-            raise ValueError(f"roll: {f!r} is not a face of a white die (faces {WHITE_FACES}) in {roll!r}")
-    if has_black and (roll[-1] is not SUN and roll[-1] not in BLACK_FACES or roll[-1] == 3):
+        if not _is_face(f, WHITE_FACES):
+            raise ValueError(f"{name}: {f!r} is not a face of a white die (faces {WHITE_FACES}) in {roll!r}")
+    if has_black and not _is_face(roll[-1], BLACK_FACES):
         raise ValueError(
-            f"roll: {roll[-1]!r} is not a face of the black die (2, SUN, 4, 5, 6, 10) in {roll!r}"
+            f"{name}: {roll[-1]!r} is not a face of the black die (2, SUN, 4, 5, 6, 10) in {roll!r}"
         )
     return roll, has_black
 
@@ -135,7 +152,13 @@ def score(roll, *, has_black: bool | None = None, rules: Rules = Rules()) -> Sco
     >>> s.points, s.flash
     (40, 4)
     """
+    has_black = None if has_black is None else check_bool("has_black", has_black)
     roll, has_black = _check_roll(roll, has_black)
+    return _score(roll, has_black, _check_rules(rules))
+
+
+def _score(roll: tuple, has_black: bool, rules: Rules) -> Score:
+    """:func:`score` of a checked roll."""
     n = len(roll)
     sun_at = n - 1 if has_black and roll[-1] is SUN else None
     faces = [f for k, f in enumerate(roll) if k != sun_at]
@@ -197,7 +220,7 @@ def show(roll) -> str:
     >>> show((4, 4, 2, 6, SUN))
     '4 4 2 6 [*]'
     """
-    roll = tuple(roll)
+    roll, _ = _check_roll(roll, None)
     if len(roll) == 5:
         return " ".join(str(f) for f in roll[:4]) + f" [{roll[4]}]"
     return " ".join(str(f) for f in roll)
@@ -206,23 +229,45 @@ def show(roll) -> str:
 def parse_roll(text: str) -> tuple:
     """A roll written as text, ``*`` for the sun: ``"4 4 2 6 *"`` -> ``(4, 4, 2, 6, SUN)``.
 
+    The text must write a roll :func:`score` takes: 1 to 5 faces, white dice first, the sun
+    only on the black die, last.
+
     >>> parse_roll("4 4 2 6 *")
     (4, 4, 2, 6, SUN)
     """
-    if not isinstance(text, str):
-        raise ValueError(f"text must be a string such as '4 4 2 6 *', got {text!r}")
+    return _parse_roll(text, "text")
+
+
+def _tokens(text: str, name: str) -> tuple:
+    """The faces written in ``text`` (any number of them), or a ValueError naming ``name``."""
     out = []
     for token in text.replace(",", " ").split():
         if token == "*":
             out.append(SUN)
-        elif token.isdigit() and int(token) in WHITE_FACES:
+        elif token.isascii() and token.isdigit() and int(token) in WHITE_FACES:
             out.append(int(token))
         else:
-            raise ValueError(f"{token!r} is not a face (2, 3, 4, 5, 6, 10 or * for the sun) in {text!r}")
+            raise ValueError(
+                f"{name}: {token!r} is not a face (2, 3, 4, 5, 6, 10 or * for the sun) in {text!r}"
+            )
     return tuple(out)
 
 
+def _parse_roll(text, name: str, has_black: bool | None = None) -> tuple:
+    """:func:`parse_roll`, its messages naming ``name``; the roll is checked as by :func:`score`."""
+    if not isinstance(text, str):
+        raise ValueError(f"{name} must be a string such as '4 4 2 6 *', got {text!r}")
+    roll = _tokens(text, name)
+    if not roll:
+        raise ValueError(f"{name} must write a roll of 1 to 5 faces, such as '4 4 2 6 *', got {text!r}")
+    return _check_roll(roll, has_black, name)[0]
+
+
 NONSCORING = {False: (2, 3, 4, 6), True: (2, 4, 6)}  # by die colour: white (False) or black (True)
+_PATTERN_TOKENS = {  # what a pattern may write for a white (False) or the black (True) die
+    False: ("2", "3", "4", "5", "6", "10", "a", "b"),
+    True: ("2", "4", "5", "6", "10", "*", "a", "b"),
+}
 
 
 def pattern_rolls(whites: str, black: str) -> list[tuple]:
@@ -235,18 +280,26 @@ def pattern_rolls(whites: str, black: str) -> list[tuple]:
     >>> len(pattern_rolls("4 4 a b", "4"))   # C(3, 2) choices of {a, b}, 4!/(2!1!1!) orders
     36
     """
-    tokens = whites.split() + [black]
-    if len(tokens) != 5:
-        raise ValueError(f"a pattern has four white dice and the black die, got {whites!r} and {black!r}")
+    tokens = check_str("whites", whites).split() + [check_str("black", black).strip()]
+    if len(tokens) != 5 or any(t not in _PATTERN_TOKENS[False] for t in tokens[:4]):
+        raise ValueError(
+            f"whites must be four white faces (2, 3, 4, 5, 6, 10) or letters a, b, such as '4 4 a b', "
+            f"got {whites!r}"
+        )
+    if tokens[4] not in _PATTERN_TOKENS[True]:
+        raise ValueError(
+            f"black must be one face of the black die (2, 4, 5, 6, 10, * for the sun) or a letter a, b, "
+            f"got {black!r}"
+        )
     letters = sorted({t for t in tokens if t in ("a", "b")})
     fixed = [t for t in tokens if t not in ("a", "b")]
-    fixed_faces = {f for f in parse_roll(" ".join(fixed)) if f is not SUN}
+    fixed_faces = {f for f in _tokens(" ".join(fixed), "whites") if f is not SUN}
     found = set()
     for values in itertools.permutations(NONSCORING[False], len(letters)):
         if fixed_faces & set(values):
             continue
         sub = dict(zip(letters, values, strict=True))
-        faces = parse_roll(" ".join(str(sub.get(t, t)) for t in tokens))
+        faces = _tokens(" ".join(str(sub.get(t, t)) for t in tokens), "whites")
         if faces[4] is not SUN and faces[4] not in BLACK_FACES or faces[4] == 3:
             continue
         found |= {order + (faces[4],) for order in itertools.permutations(faces[:4])}
@@ -259,6 +312,7 @@ def all_rolls(n_white: int = 4, black: bool = True):
     >>> sum(1 for _ in all_rolls())
     7776
     """
+    n_white, black = check_int("n_white", n_white, 0, 4), check_bool("black", black)
     groups = [WHITE_FACES] * n_white + ([BLACK_FACES] if black else [])
     return itertools.product(*groups)
 
@@ -282,8 +336,9 @@ def initial_roll_distribution(rules: Rules = Rules()) -> Counter:
     >>> dist[0], dist[40], sum(dist.values())
     (450, 232, 7776)
     """
+    _check_rules(rules)
     out = Counter()
     for roll in all_rolls():
-        s = score(roll, rules=rules)
+        s = _score(roll, True, rules)
         out["Auto Win" if s.outcome == "win" else "Auto Lose" if s.outcome == "lose" else s.points] += 1
     return out

@@ -7,9 +7,27 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_int
-from dicelab.wimpout.chain import ABSORBING, ROLL_5, STOP, markov_chain, step, step_outcomes, turn_chain
-from dicelab.wimpout.dice import BLACK_FACES, WHITE_FACES, Rules
+from dicelab._checks import check_cost, check_int
+from dicelab.markov import _simulation_cost
+from dicelab.wimpout.chain import (
+    ABSORBING,
+    ROLL_5,
+    STOP,
+    TRANSIENT,
+    _face_of,
+    _step,
+    _step_outcomes,
+    markov_chain,
+    turn_chain,
+)
+from dicelab.wimpout.dice import BLACK_FACES, WHITE_FACES, Rules, _check_rules
+
+# The expected number of rolls in a turn from Roll 5 is 1.551 to 1.555 under every reading of
+# the rules (see the tests); 1.6 bounds it when a simulation's cost is estimated up front.
+_TURN_ROLLS = 1.6
+# One turn played with random dice through step() in pure Python: about 50 microseconds,
+# i.e. some 5,000 steps at the 10^8 steps a second the cost check counts.
+_PLAY_STEPS_PER_TURN = 5_000
 
 
 def expected_turn_score(rules: Rules = Rules()) -> Fraction:
@@ -36,13 +54,13 @@ def expected_turn_score(rules: Rules = Rules()) -> Fraction:
     >>> round(float(expected_turn_score()), 4)
     19.2177
     """
-    chain = turn_chain(rules)
+    chain = turn_chain(_check_rules(rules))
     b = dict(zip(chain.transient, chain.B[:, chain.absorbing.index(STOP)], strict=True)) | {STOP: Fraction(1)}
     r = [
         sum(
             (
                 Fraction(o.points, 6**s.n_dice) * b.get(nxt, 0)
-                for nxt, o in step_outcomes(s, rules, faces=True).items()
+                for nxt, o in _step_outcomes(s, rules, _face_of(s, None), True).items()
             ),
             Fraction(0),
         )
@@ -57,9 +75,10 @@ def simulate_turns(n_turns: int, seed: int, rules: Rules = Rules()):
     Parameters
     ----------
     n_turns : int
-        How many turns.
+        How many turns (at least 1). The runs are vectorised: about 250 bytes of working
+        memory a turn, so tens of millions of turns at most.
     seed : int
-        Seed of the random generator.
+        Seed of the random generator (a non-negative integer).
     rules : Rules
         The readings of the rules.
 
@@ -74,6 +93,10 @@ def simulate_turns(n_turns: int, seed: int, rules: Rules = Rules()):
     >>> sorted(str(a) for a in sample.frequencies)
     ['Auto Lose', 'Auto Win', 'Score and Stop', 'Wimpout']
     """
+    n_turns, seed, rules = check_int("n_turns", n_turns, 1), check_int("seed", seed, 0), _check_rules(rules)
+    n_states = len(TRANSIENT) + len(ABSORBING)
+    cost = _simulation_cost(n_turns, n_states, _TURN_ROLLS)
+    check_cost("n_turns", n_turns, **cost, what="the simulated turns")
     return markov_chain(rules).simulate(n_turns, ROLL_5, random_state=seed)
 
 
@@ -87,9 +110,9 @@ def play_turns(n_turns: int, seed: int, rules: Rules = Rules()) -> dict:
     Parameters
     ----------
     n_turns : int
-        How many turns (at least 2, for a standard error).
+        How many turns (at least 2, for a standard error; at most some 7 x 10^7, an hour's play).
     seed : int
-        Seed of the random generator.
+        Seed of the random generator (a non-negative integer).
     rules : Rules
         The readings of the rules.
 
@@ -105,8 +128,15 @@ def play_turns(n_turns: int, seed: int, rules: Rules = Rules()) -> dict:
     >>> round(sum(out["absorbed"].values()), 12)
     1.0
     """
-    n_turns = check_int("n_turns", n_turns, 2)
-    rng = np.random.default_rng(check_int("seed", seed, 0))
+    n_turns, seed, rules = check_int("n_turns", n_turns, 2), check_int("seed", seed, 0), _check_rules(rules)
+    check_cost(
+        "n_turns",
+        n_turns,
+        memory=16 * n_turns,
+        steps=_PLAY_STEPS_PER_TURN * n_turns,
+        what="turns played roll by roll in Python",
+    )
+    rng = np.random.default_rng(seed)
     white, black = np.array(WHITE_FACES, dtype=object), np.array(BLACK_FACES, dtype=object)
     ends, steps, banked = Counter(), np.zeros(n_turns), np.zeros(n_turns)
     for t in range(n_turns):
@@ -115,7 +145,7 @@ def play_turns(n_turns: int, seed: int, rules: Rules = Rules()) -> dict:
             roll = tuple(white[rng.integers(6, size=s.white)]) + (
                 (black[rng.integers(6)],) if s.black else ()
             )
-            st = step(s, roll, face=face, rules=rules)
+            st = _step(s, roll, face, rules)
             s, face, points, n = st.state, st.flash, points + st.points, n + 1
         ends[s] += 1
         steps[t], banked[t] = n, points if s == STOP else 0

@@ -2,54 +2,219 @@
 
 import math
 
-from bad_input import BOOLS, FLOATS, HUGE, INTS, STRINGS, ARRAYS_2D, Row  # noqa: F401
+import numpy as np
 
-from dicelab import markov, wimpout
+from bad_input import ARRAYS_2D, BOOLS, FLOATS, HUGE, INTS, STRINGS, Row  # noqa: F401
+from dicelab import explore, markov, wimpout
+from dicelab.explore import WimpoutTurn
+from dicelab.wimpout import SUN
 
 COIN = markov.AbsorbingChain([["1/2", "1/2"], [0, 1]], states=["flip", "heads"])
+CLEAR_3 = wimpout.state("Flash 3; Reroll 1B")  # a Flash of 3s, cleared with the black die
+FINE = wimpout.State(1, False, (10,))  # a state of the finer turn chain, not of the paper's
+NOT_NONE = [v for v in INTS if v is not None]  # for integer arguments where None is the default
+BOOLS_NOT_NONE = [v for v in BOOLS if v is not None]
+RULES = [None, "max", 10, {"sun_value": 5}, (10, True, "max"), wimpout.ROLL_5]  # a Rules argument
+STATES = [None, "Roll 5; No Flash", 3, 2.5, (4, True), wimpout.Rules()]  # a State argument
+ROLLS = [
+    None,
+    5,
+    "55555",
+    (),
+    [[5]],
+    (5, 2, 3, 4, 6, 2),  # six dice
+    (5.0, 2, 3, 4, 6),  # a float face
+    (True, 2, 3, 4, 6),
+    (7, 2, 3, 4, 6),
+    (2, 3, 4, 6, 3),  # the black die has no 3
+    (SUN, 2, 3, 4, 6),  # the sun is on the black die only
+    ("5", 2, 3, 4, 6),
+]
+FACES = NOT_NONE + [7, 1, 11, 2]  # a Flash face (2 is not the Flash of CLEAR_3)
+BIG_DENSE = np.full((1500, 1500), 1 / 1500)  # 1,500 transient states: hours of exact inversion
 
 ROWS = [
-    Row(wimpout.Rules, "sun_value", INTS + [3, 0], lambda v: wimpout.Rules(sun_value=v)),
+    # the dice and the scoring rules
+    Row(wimpout.Rules, "sun_value", INTS + [3, 0, 10.0, 5.5], lambda v: wimpout.Rules(sun_value=v)),
     Row(wimpout.Rules, "fourth_scores", BOOLS, lambda v: wimpout.Rules(fourth_scores=v)),
-    Row(wimpout.Rules, "two_pairs", ["min", 1, None], lambda v: wimpout.Rules(two_pairs=v)),
     Row(
-        wimpout.score,
-        "roll",
-        [None, 5, "55555", (), (1, 2, 3, 4, 5), (2, 3, 4, 5, 6, 2)],
-        lambda v: wimpout.score(v),
+        wimpout.Rules,
+        "two_pairs",
+        ["min", 1, None, "MAX", ["max"], b"max"],
+        lambda v: wimpout.Rules(two_pairs=v),
     ),
-    Row(wimpout.parse_roll, "text", [None, 5, (2, 3), "7 7", "2 x", "1"], lambda v: wimpout.parse_roll(v)),
-    Row(wimpout.state, "name", ["Flash 7; Reroll 5", "", None], lambda v: wimpout.state(v)),
+    Row(wimpout.score, "roll", ROLLS, lambda v: wimpout.score(v)),
+    Row(wimpout.score, "has_black", BOOLS_NOT_NONE, lambda v: wimpout.score((5, 2), has_black=v)),
+    Row(wimpout.score, "rules", RULES, lambda v: wimpout.score((5, 2, 3, 4, 6), rules=v)),
+    Row(wimpout.show, "roll", [None, 5, "55555", (), (7,), (5, 2, 3, 4, 6, 2)], lambda v: wimpout.show(v)),
+    Row(
+        wimpout.parse_roll,
+        "text",
+        [None, 5, (2, 3), "7 7", "2 x", "1", "", "   ", "* 2", "2 3 4 5 6 2", b"2 3", "3 3 3 3 3", "５"],
+        lambda v: wimpout.parse_roll(v),
+    ),
+    Row(
+        wimpout.pattern_rolls,
+        "whites",
+        STRINGS + ["", "4 4 a", "4 4 a b c", "4 4 * a", "4 4 7 a", "4 4 c a"],
+        lambda v: wimpout.pattern_rolls(v, "4"),
+    ),
+    Row(
+        wimpout.pattern_rolls,
+        "black",
+        STRINGS + ["", "3", "c", "4 4", "7"],
+        lambda v: wimpout.pattern_rolls("4 4 a b", v),
+    ),
+    Row(wimpout.all_rolls, "n_white", INTS + [5, HUGE], lambda v: wimpout.all_rolls(v)),
+    Row(wimpout.all_rolls, "black", BOOLS, lambda v: wimpout.all_rolls(2, v)),
+    Row(wimpout.initial_roll_distribution, "rules", RULES, lambda v: wimpout.initial_roll_distribution(v)),
+    # the turn as an absorbing Markov chain: the state records
+    Row(wimpout.State, "white", INTS + [5, 9, 2, 3], lambda v: wimpout.State(v, True)),
+    Row(wimpout.State, "white", [0], lambda v: wimpout.State(v, False)),  # rolls no die
+    Row(wimpout.State, "black", BOOLS + ["yes"], lambda v: wimpout.State(4, v)),
+    Row(wimpout.State, "black", [True], lambda v: wimpout.State(2, v, (3,))),  # three dice to clear
+    Row(
+        wimpout.State,
+        "flash",
+        [None, "abc", 3, [7], [2, 2], [True], [2.0], ["2"], [1], [2, 3, 4, 5, 6, 10, 7], ()],
+        lambda v: wimpout.State(1, False, v),
+    ),
+    Row(
+        wimpout.State,
+        "end",
+        [None, 3, "Wimpout!", "wimpout", ["Wimpout"], b"Wimpout"],
+        lambda v: wimpout.State(end=v),
+    ),
+    Row(wimpout.State, "end", ["Wimpout", "Score and Stop"], lambda v: wimpout.State(4, True, (), v)),
+    Row(
+        wimpout.state,
+        "name",
+        ["Flash 7; Reroll 5", "", None, 3, b"Wimpout", ["Wimpout"], "wimpout"],
+        lambda v: wimpout.state(v),
+    ),
+    Row(wimpout.clearing_state, "face", FACES[:-1], lambda v: wimpout.clearing_state(v, 1, True)),
+    Row(wimpout.clearing_state, "white", INTS + [3, 5], lambda v: wimpout.clearing_state(4, v, False)),
+    Row(wimpout.clearing_state, "black", BOOLS + [2], lambda v: wimpout.clearing_state(4, 1, v)),
+    Row(wimpout.clearing_state, "black", [True], lambda v: wimpout.clearing_state(4, 2, v)),
+    # one step
     Row(
         wimpout.step,
-        "face",
-        [2, 7],
-        lambda v: wimpout.step(wimpout.state("Flash 3; Reroll 1B"), (2,), face=v),
+        "s",
+        STATES + [wimpout.STOP, wimpout.WIMPOUT],
+        lambda v: wimpout.step(v, (5, 2, 3, 4, 6)),
     ),
-    Row(wimpout.play_turns, "n_turns", INTS + [0, 1], lambda v: wimpout.play_turns(v, seed=1)),
+    Row(wimpout.step, "roll", ROLLS, lambda v: wimpout.step(wimpout.ROLL_5, v)),
+    Row(wimpout.step, "roll", [(3,), (2, 4), (SUN, SUN)], lambda v: wimpout.step(CLEAR_3, v)),
+    Row(wimpout.step, "face", FACES + [math.nan], lambda v: wimpout.step(CLEAR_3, (2,), face=v)),
+    Row(wimpout.step, "face", [5, 3], lambda v: wimpout.step(wimpout.ROLL_5, (5, 2, 3, 4, 6), face=v)),
+    Row(wimpout.step, "rules", RULES, lambda v: wimpout.step(CLEAR_3, (2,), rules=v)),
+    Row(wimpout.rolls, "s", STATES, lambda v: wimpout.rolls(v)),
+    Row(wimpout.by_face, "st", [None, "x", 3, wimpout.ROLL_5, (wimpout.ROLL_5, 0, None)], wimpout.by_face),
+    Row(wimpout.step_outcomes, "s", STATES + [wimpout.WIMPOUT], lambda v: wimpout.step_outcomes(v)),
+    Row(wimpout.step_outcomes, "rules", RULES, lambda v: wimpout.step_outcomes(CLEAR_3, v)),
+    Row(wimpout.step_outcomes, "face", FACES, lambda v: wimpout.step_outcomes(CLEAR_3, face=v)),
+    Row(wimpout.step_outcomes, "faces", BOOLS, lambda v: wimpout.step_outcomes(CLEAR_3, faces=v)),
+    Row(wimpout.markov_chain, "rules", RULES, lambda v: wimpout.markov_chain(v)),
+    Row(wimpout.turn_chain, "rules", RULES, lambda v: wimpout.turn_chain(v)),
+    # whole turns
+    Row(wimpout.expected_turn_score, "rules", RULES, lambda v: wimpout.expected_turn_score(v)),
+    Row(wimpout.simulate_turns, "n_turns", INTS + [0, HUGE], lambda v: wimpout.simulate_turns(v, seed=1)),
+    Row(wimpout.simulate_turns, "seed", INTS, lambda v: wimpout.simulate_turns(10, seed=v)),
+    Row(wimpout.simulate_turns, "rules", RULES, lambda v: wimpout.simulate_turns(10, seed=1, rules=v)),
+    Row(wimpout.play_turns, "n_turns", INTS + [0, 1, HUGE], lambda v: wimpout.play_turns(v, seed=1)),
     Row(wimpout.play_turns, "seed", INTS, lambda v: wimpout.play_turns(10, seed=v)),
+    Row(wimpout.play_turns, "rules", RULES, lambda v: wimpout.play_turns(10, seed=1, rules=v)),
     # markov
     Row(
         markov.AbsorbingChain,
         "P",
-        [[], [[1, 0]], [["x", 1], [0, 1]], [[math.nan, 1], [0, 1]], None],
+        [[], [[1, 0]], [["x", 1], [0, 1]], [[math.nan, 1], [0, 1]], None]
+        + ARRAYS_2D
+        + [
+            {"a": 1},
+            ["10", "01"],
+            [[True, False], [False, True]],
+            [[1, 0], [0.5, 0.5, 0]],
+            [[1, 0], [2, -1]],  # an entry outside [0, 1]
+            [["1/2", "1/3"], [0, 1]],  # a row not summing to 1
+            [["1/2", "1/2"], ["1/2", "1/2"]],  # no absorbing state
+            [[1, 0, 0], [0, "1/2", "1/2"], [0, "1/2", "1/2"]],  # transient states never absorbed
+            [[math.inf, 0], [0, 1]],
+            BIG_DENSE,
+        ],
         lambda v: markov.AbsorbingChain(v),
     ),
     Row(
         markov.AbsorbingChain,
         "states",
-        [["a"], ["a", "a"]],
+        [["a"], ["a", "a"], "ab", 5, [[1], [2]], {"a": 0, "b": 1}, [], ["a", "b", "c"]],
         lambda v: markov.AbsorbingChain([[1, 0], [0, 1]], states=v),
     ),
-    Row(markov.AbsorbingChain.simulate, "n_runs", INTS + [0], lambda v: COIN.simulate(v, "flip")),
+    Row(markov.AbsorbingChain.simulate, "n_runs", INTS + [0, HUGE], lambda v: COIN.simulate(v, "flip")),
     Row(
         markov.AbsorbingChain.simulate,
         "max_steps",
         INTS + [0],
         lambda v: COIN.simulate(10, "flip", max_steps=v),
     ),
-    Row(markov.AbsorbingChain.simulate, "start", ["heads", "tails", None], lambda v: COIN.simulate(10, v)),
-    Row(markov.AbsorbingChain.float_view, "name", ["X", None], lambda v: COIN.float_view(v)),
+    Row(
+        markov.AbsorbingChain.simulate,
+        "start",
+        ["heads", "tails", None, ["flip"], 0],
+        lambda v: COIN.simulate(10, v),
+    ),
+    Row(
+        markov.AbsorbingChain.simulate,
+        "random_state",
+        ["seed", -1, 2.5, True, math.nan, [1, -2], [], {"seed": 1}, b"1"],
+        lambda v: COIN.simulate(10, "flip", random_state=v),
+    ),
+    Row(
+        markov.AbsorbingChain.float_view, "name", ["X", None, 3, ["P"], "p", ""], lambda v: COIN.float_view(v)
+    ),
+    Row(
+        markov.AbsorbingChain.absorption_probability,
+        "start",
+        [None, "heads", "tails", ["flip"]],
+        lambda v: COIN.absorption_probability(v, "heads"),
+    ),
+    Row(
+        markov.AbsorbingChain.absorption_probability,
+        "end",
+        [None, "flip", "tails", ["heads"]],
+        lambda v: COIN.absorption_probability("flip", v),
+    ),
+    Row(
+        markov.AbsorbingChain.expected_steps,
+        "start",
+        [None, "heads", "tails", ["flip"]],
+        lambda v: COIN.expected_steps(v),
+    ),
+    # the Wimpout explorer
+    Row(WimpoutTurn, "state", STATES + [FINE], lambda v: WimpoutTurn(v)),
+    Row(WimpoutTurn, "face", FACES + [math.nan, [3]], lambda v: WimpoutTurn(CLEAR_3, face=v)),
+    Row(WimpoutTurn, "face", [3, 5], lambda v: WimpoutTurn(face=v)),  # no Flash pending at the start
+    Row(WimpoutTurn, "points", INTS, lambda v: WimpoutTurn(points=v)),
+    Row(
+        WimpoutTurn,
+        "rolls",
+        [None, "abc", 3, [(5,)], [((5,), "5", wimpout.STOP)], [((5,), 5)], [((5,), 5, "Score and Stop")]],
+        lambda v: WimpoutTurn(rolls=v),
+    ),
+    Row(explore.finish_chances, "state", STATES + [FINE], lambda v: explore.finish_chances(v)),
+    Row(
+        explore.wimpout_roll,
+        "turn",
+        [None, "turn", 3, wimpout.ROLL_5, WimpoutTurn(wimpout.WIMPOUT)],
+        lambda v: explore.wimpout_roll(v, "5 2 3 4 6"),
+    ),
+    Row(
+        explore.wimpout_roll,
+        "roll",
+        ROLLS + ["", "7 7", "5 5", "5 5 5 2 3 3", "3 3 3 3 3", "* 2 3 4 5"],
+        lambda v: explore.wimpout_roll(WimpoutTurn(), v),
+    ),
+    Row(explore.wimpout_explorer, "seed", INTS, lambda v: explore.wimpout_explorer(v)),
 ]
 
 EXEMPT = {
