@@ -1,6 +1,6 @@
 """Absorbing Markov chains, exactly: canonical form, fundamental matrix, absorption.
 
-Serves ``cosmic-wimpout.txt`` (Section 5, Tables 6-9) and is general: any finite
+Serves the Cosmic Wimpout paper (Section 5, Tables 6-9) and is general: any finite
 absorbing chain. Notation as in Grinstead and Snell, *Introduction to Probability*,
 Chapter 11 (the paper's reference [2]):
 

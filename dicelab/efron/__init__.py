@@ -1,6 +1,6 @@
 """Nontransitive dice: counting dice, the wins matrix and the max-sum cycle search.
 
-Serves ``efron-dice.txt`` (R. Stebbing, "Finding Efron's dice", 2015) and
+Serves R. Stebbing, "Finding Efron's dice" (2015; see the README's citations) and
 notebook ``01_efron_dice.ipynb``.
 
 Notation (the paper's)

@@ -1,7 +1,7 @@
 """Cosmic Wimpout: one rules engine, and every table of the paper derived from it.
 
-Serves ``cosmic-wimpout.txt`` (E. C. Kornegay and B. Yankosky) and notebook
-``04_cosmic_wimpout.ipynb``.
+Serves E. C. Kornegay and B. Yankosky, "Exploring the Cosmic Wimpout Dice Game" (see the
+README's citations) and notebook ``04_cosmic_wimpout.ipynb``.
 
 Dice: four white dice ``2, 3, 4, 5, 6, 10`` and one black die ``2, SUN, 4, 5, 6, 10``
 (the Flaming Sun replaces the 3). A roll lists the white dice first and the black die
