@@ -97,7 +97,7 @@ def check_choice(name: str, value, choices) -> object:
     try:
         if value in choices:
             return value
-    except TypeError:  # unhashable value against a set
+    except (TypeError, ValueError):  # unhashable, or an array compared element by element
         pass
     raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
 
@@ -219,7 +219,7 @@ def check_cost(name: str, value, *, memory: float = 0, steps: float = 0, what: s
     >>> check_cost("goal", 10**6, memory=8 * (10**6 + 1) ** 2, what="a value table")
     Traceback (most recent call last):
     ...
-    ValueError: goal=1000000 would need 7.28 TiB of memory for a value table; the limit is 8 GiB (DICELAB_MAX_MEMORY_GB)
+    ValueError: goal=1000000 would need 7.28 TiB of memory for a value table; the limit is 8 GiB ...
     """
     about = f" for {what}" if what else ""
     if memory > memory_limit():

@@ -1,6 +1,6 @@
 """One die, r rolls: the optimal stopping game of b.a.d.g., exactly.
 
-Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Section 2, and notebook
+Serves D. Fetterman, "Strategy for bitches (a dice game)" (2022), Section 2, and notebook
 ``02_badg.ipynb``.
 
 Notation (the paper's)
@@ -25,12 +25,13 @@ the expected maximum as a closed form in ``s`` (a SymPy expression). The paper's
 from __future__ import annotations
 
 import math
+import numbers
 from fractions import Fraction
 from functools import cache
 
 import pandas as pd
 
-from dicelab._checks import check_int
+from dicelab._checks import check_cost, check_float, check_int
 
 __all__ = [
     "expected_max",
@@ -44,6 +45,32 @@ __all__ = [
 
 def _check(s, r) -> tuple[int, int]:
     return check_int("s", s, 2), check_int("r", r, 1)
+
+
+def _check_optimal_cost(name: str, value, s: int, r: int) -> None:
+    """Refuse computing ``E(1, s) .. E(r, s)`` when the fractions kept would not fit, or take too long.
+
+    ``E(k, s)`` has a numerator and a denominator of about ``k log2(s)`` bits each (the
+    denominator divides ``s^k``), and every value is remembered: about ``r^2 log2(s) / 8``
+    bytes in all. Step ``k`` does fraction arithmetic on numbers of that size, measured at
+    about 0.15 steps (1.5 ns) a bit: ``0.15 r^2 log2(s)`` steps.
+    """
+    r = min(r, 10**100)  # beyond any budget already
+    bits = r * r * math.log2(s)
+    check_cost(name, value, memory=bits / 8 + 150 * r, steps=0.15 * bits, what=f"the exact E(1..{r}, {s})")
+
+
+def _check_power_sum_cost(s: int, r: int) -> None:
+    """Refuse ``sum_{k <= s} k (k^r - (k-1)^r)`` when its integers would not fit, or take too long.
+
+    The terms have ``w = r log2(s) / 64`` machine words: ``s`` powers by repeated squaring cost
+    about ``2 w^1.585`` steps each (Karatsuba), and reducing the sum over ``s^r`` one gcd of
+    about ``w^2``.
+    """
+    r_, s_ = min(r, 10**100), min(s, 10**100)  # beyond any budget already
+    words = r_ * math.log2(s) / 64 + 1
+    check_cost("r", r, memory=32 * words, steps=words**2, what="the exact power sums")
+    check_cost("s", s, steps=2 * s_ * words**1.585, what=f"the exact sum of {s} powers")
 
 
 def expected_max(s: int, r: int) -> Fraction:
@@ -69,6 +96,7 @@ def expected_max(s: int, r: int) -> Fraction:
     Fraction(161, 36)
     """
     s, r = _check(s, r)
+    _check_power_sum_cost(s, r)
     return Fraction(sum(k * (k**r - (k - 1) ** r) for k in range(1, s + 1)), s**r)
 
 
@@ -98,7 +126,11 @@ def expected_max_formula(r: int):
     >>> expected_max_formula(3).subs(s, 6), expected_max(6, 3)
     (119/24, Fraction(119, 24))
     """
-    return _expected_max_formula(check_int("r", r, 1))
+    r = check_int("r", r, 1)
+    # SymPy's Faulhaber sum and factoring of a degree-(r + 1) polynomial: measured 3 s at r = 40,
+    # 66 s at r = 120, about 10^4 r^2.8 steps
+    check_cost("r", r, steps=1e4 * min(r, 10**100) ** 2.8, what="the symbolic sum")
+    return _expected_max_formula(r)
 
 
 @cache
@@ -118,7 +150,7 @@ def _optimal(s: int, r: int) -> Fraction:
     values = _VALUES.setdefault(s, [Fraction(s + 1, 2)])
     while len(values) < r:
         previous = values[-1]
-        values.append(value_with_cutoff(s, math.ceil(previous) - 1, previous))
+        values.append(_value_with_cutoff(s, math.ceil(previous) - 1, previous))
     return values[r - 1]
 
 
@@ -148,6 +180,7 @@ def optimal_value(s: int, r: int) -> Fraction:
     (Fraction(7, 2), Fraction(17, 4), Fraction(14, 3))
     """
     s, r = _check(s, r)
+    _check_optimal_cost("r", r, s, r)
     return _optimal(s, r)
 
 
@@ -177,6 +210,7 @@ def max_reject(s: int, r: int) -> int:
     [0, 3, 4, 4, 4]
     """
     s, r = _check(s, r)
+    _check_optimal_cost("r", r, s, r - 1)
     return _max_reject(s, r)
 
 
@@ -193,7 +227,8 @@ def value_with_cutoff(s: int, reject_up_to: int, continuation) -> Fraction:
     reject_up_to : int
         The cutoff ``c``, in ``0..s-1``.
     continuation : number
-        The value of rolling again (converted to ``Fraction``).
+        The value of rolling again, in ``[1, s]``: an int, a ``Fraction`` or a finite
+        float (converted to ``Fraction`` exactly).
 
     Returns
     -------
@@ -206,8 +241,24 @@ def value_with_cutoff(s: int, reject_up_to: int, continuation) -> Fraction:
     """
     s = check_int("s", s, 2)
     c = check_int("reject_up_to", reject_up_to, 0, s - 1)
+    return _value_with_cutoff(s, c, _check_fraction("continuation", continuation, 1, s))
+
+
+def _value_with_cutoff(s: int, c: int, continuation) -> Fraction:
     accepted = Fraction((c + 1 + s) * (s - c), 2 * s)  # sum_{k=c+1}^{s} k / s
     return accepted + Fraction(c, s) * Fraction(continuation)
+
+
+def _check_fraction(name: str, value, low: int, high: int) -> Fraction:
+    """``value`` as an exact ``Fraction`` in ``[low, high]``: a rational number (not a bool) or a
+    finite float; anything else is refused with a ``ValueError`` naming ``name``."""
+    if isinstance(value, numbers.Rational) and not isinstance(value, bool):
+        exact = Fraction(value)
+    else:
+        exact = Fraction(check_float(name, value))
+    if not low <= exact <= high:
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value!r}")
+    return exact
 
 
 def strategy_table(s: int, r_max: int = 15) -> pd.DataFrame:
@@ -234,6 +285,7 @@ def strategy_table(s: int, r_max: int = 15) -> pd.DataFrame:
     """
     s = check_int("s", s, 2)
     r_max = check_int("r_max", r_max, 1)
+    _check_optimal_cost("r_max", r_max, s, r_max)
     rows = []
     for r in range(1, r_max + 1):
         value = _optimal(s, r)

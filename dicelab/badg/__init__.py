@@ -1,6 +1,6 @@
 """b.a.d.g.: roll the dice left, take at least one, score the faces taken -- solved.
 
-Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Sections 3-5, and notebook
+Serves D. Fetterman, "Strategy for bitches (a dice game)" (2022), Sections 3-5, and notebook
 ``02_badg.ipynb``. The one-die game of Section 2 is :mod:`dicelab.stopping`.
 
 Notation

@@ -12,11 +12,22 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
 from dicelab import stopping
-from dicelab.badg.state import STANDARD, Game, multiset_rolls
+from dicelab._checks import check_choice, check_cost, check_int
+from dicelab.badg.state import (
+    STANDARD,
+    Game,
+    _capped,
+    _float,
+    _log2_comb,
+    _multiset_rolls,
+    _shown,
+    check_roll,
+)
 
 __all__ = ["FALLBACKS", "HeuristicPolicy", "heuristic_policy", "Evaluation", "evaluate"]
 
@@ -53,29 +64,64 @@ class HeuristicPolicy:
     fallback: str = "regret"
 
     def __post_init__(self):
-        if self.fallback not in FALLBACKS:
-            raise ValueError(f"fallback must be one of {FALLBACKS}, got {self.fallback!r}")
+        check_choice("fallback", self.fallback, FALLBACKS)
 
     def reject_up_to(self, s: int, dice_left: int) -> int:
         """The highest face of a die with ``s`` sides rolled again with ``dice_left`` dice left.
+
+        Parameters
+        ----------
+        s : int
+            Sides of the die (at least 2).
+        dice_left : int
+            Dice in play (at least 1): the die's one-die game has that many rolls left.
+
+        Returns
+        -------
+        int
 
         Examples
         --------
         >>> HeuristicPolicy().reject_up_to(6, 3)
         4
         """
-        return stopping.max_reject(s, dice_left)
+        s, dice_left = check_int("s", s, 2), check_int("dice_left", dice_left, 1)
+        stopping._check_optimal_cost("dice_left", dice_left, s, dice_left - 1)
+        return self._reject_up_to(s, dice_left)
+
+    def _reject_up_to(self, s: int, dice_left: int) -> int:
+        return stopping._max_reject(s, dice_left)
 
     def score(self, s: int, face: int, dice_left: int) -> Fraction:
         """Fallback score of a die in a misfortune (the lowest score is taken).
+
+        Parameters
+        ----------
+        s : int
+            Sides of the die (at least 2).
+        face : int
+            Its face, ``1..s``.
+        dice_left : int
+            Dice in play: at least 2 for ``"regret"`` (a misfortune needs two dice), else at least 1.
+
+        Returns
+        -------
+        Fraction
 
         Examples
         --------
         >>> HeuristicPolicy().score(6, 2, 3), HeuristicPolicy("points").score(6, 2, 3)
         (Fraction(9, 4), Fraction(4, 1))
         """
+        s = check_int("s", s, 2)
+        face = check_int("face", face, 1, s)
+        dice_left = check_int("dice_left", dice_left, 2 if self.fallback == "regret" else 1)
+        stopping._check_optimal_cost("dice_left", dice_left, s, dice_left - 1)
+        return self._score(s, face, dice_left)
+
+    def _score(self, s: int, face: int, dice_left: int) -> Fraction:
         if self.fallback == "regret":
-            return stopping.optimal_value(s, dice_left - 1) - face
+            return stopping._optimal(s, dice_left - 1) - face
         if self.fallback == "points":
             return Fraction(s - face)
         return Fraction(-face)
@@ -102,12 +148,13 @@ class HeuristicPolicy:
         >>> HeuristicPolicy("face").take((6, 6, 8), (1, 2, 3))
         (2,)
         """
-        state, roll = tuple(state), tuple(roll)
+        state, roll = check_roll(Game.of(state, "state"), state, roll)
+        stopping._check_optimal_cost("state", f"{len(state)} dice", max(state), len(state) - 1)
         N = len(state)
-        taken = tuple(p for p in range(N) if roll[p] > self.reject_up_to(state[p], N))
+        taken = tuple(p for p in range(N) if roll[p] > self._reject_up_to(state[p], N))
         if taken:
             return taken
-        best = min(range(N), key=lambda p: (self.score(state[p], roll[p], N), -state[p], p))
+        best = min(range(N), key=lambda p: (self._score(state[p], roll[p], N), -state[p], p))
         return (best,)
 
     __call__ = take
@@ -177,7 +224,7 @@ def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf
     fall_v = fall_m = Fraction(0)
     for i in present:
         for x in range(1, cut[i] + 1):
-            key = (policy.score(sizes[i], x, N), -sizes[i])
+            key = (policy._score(sizes[i], x, N), -sizes[i])
             p = pmf(i, x)
             for j in present:
                 if j != i:
@@ -185,7 +232,7 @@ def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf
                         (
                             pmf(j, y)
                             for y in range(1, cut[j] + 1)
-                            if (policy.score(sizes[j], y, N), -sizes[j]) > key
+                            if (policy._score(sizes[j], y, N), -sizes[j]) > key
                         ),
                         Fraction(0),
                     )
@@ -211,7 +258,7 @@ def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
             V[counts], Z[counts], Mf[counts] = Fraction(0), Fraction(1), Fraction(0)
             continue
         present = [i for i, c in enumerate(counts) if c]
-        cut = {i: policy.reject_up_to(sizes[i], N) for i in present}
+        cut = {i: policy._reject_up_to(sizes[i], N) for i in present}
         # per group: P(q accepted), E[sum of accepted | q], P(q accepted, all at the maximum face)
         per_group = {}
         for i in present:
@@ -257,8 +304,23 @@ def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
         face_sum,
         Z[start],
         Mf[start],
-        {game.dice_of(c): val for c, val in V.items()},
+        {game._dice_of(c): val for c, val in V.items()},
     )
+
+
+def _policy_take(policy, state, roll) -> tuple[int, ...]:
+    """``policy(state, roll)`` as a tuple of positions, or a ``ValueError`` naming the policy."""
+    try:
+        taken = tuple(policy(state, roll))
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"policy(state, roll) must return the positions taken; on state {state!r} and roll "
+            f"{roll!r} it raised {type(err).__name__}: {err}"
+        ) from err
+    legal = all(isinstance(t, numbers.Integral) and not isinstance(t, bool) for t in taken)
+    if not (taken and legal and len(set(taken)) == len(taken) and all(0 <= t < len(state) for t in taken)):
+        raise ValueError(f"policy took {taken!r} from roll {roll!r} of state {state!r}: not a legal take")
+    return taken
 
 
 def _evaluate_rolls(policy, game: Game) -> Evaluation:
@@ -267,21 +329,17 @@ def _evaluate_rolls(policy, game: Game) -> Evaluation:
     V: dict = {}
     Z: dict = {}
     for counts in _by_dice_count(game):
-        state = game.dice_of(counts)
+        state = game._dice_of(counts)
         if not state:
             V[state], Z[state] = Fraction(0), Fraction(1)
             continue
         groups = [(s, c) for s, c in zip(game.sizes, counts, strict=True) if c]
         v = z = Fraction(0)
-        for parts in itertools.product(*(multiset_rolls(s, c) for s, c in groups)):
+        for parts in itertools.product(*(_multiset_rolls(s, c) for s, c in groups)):
             weights = (Fraction(mult, s**c) for (s, c), (_, mult) in zip(groups, parts, strict=True))
             p = math.prod(weights, start=Fraction(1))
             roll = tuple(f for part, _ in parts for f in part)
-            taken = tuple(policy(state, roll))
-            if not taken or len(set(taken)) != len(taken) or not all(0 <= t < len(state) for t in taken):
-                raise ValueError(
-                    f"policy took {taken!r} from roll {roll!r} of state {state!r}: not a legal take"
-                )
+            taken = _policy_take(policy, state, roll)
             left = tuple(sorted(state[p] for p in range(len(state)) if p not in taken))
             v += p * (sum(roll[t] for t in taken) + V[left])
             if all(roll[t] == state[t] for t in taken):
@@ -317,11 +375,50 @@ def evaluate(policy, dice=STANDARD) -> Evaluation:
     >>> evaluate(lambda state, roll: tuple(range(len(state))), (6, 8)).expected_points  # take all at once
     Fraction(6, 1)
     """
-    game = Game.of(dice)
-    if isinstance(policy, HeuristicPolicy):
-        return _evaluate_heuristic(policy, game)
     if not callable(policy):
         raise TypeError(
             f"policy must be a HeuristicPolicy or a callable (state, roll) -> take, got {policy!r}"
         )
+    game = Game.of(dice)
+    if isinstance(policy, HeuristicPolicy):
+        _check_heuristic_cost(game)
+        return _evaluate_heuristic(policy, game)
+    _check_rolls_cost(game)
     return _evaluate_rolls(policy, game)
+
+
+# Python work with exact fractions: about 10 microseconds an operation, 1000 steps at 10^8 a second
+_FRACTION_STEPS = 1000
+
+
+def _check_heuristic_cost(game: Game) -> None:
+    """Refuse a game whose heuristic evaluation is beyond the budget.
+
+    A state with ``n_i`` dice of each size sums over ``prod_i (n_i + 1)`` numbers accepted per size
+    (``G`` fraction products each): over all states ``prod_i (c_i + 1)(c_i + 2) / 2``. A misfortune
+    compares every face at or below one cutoff with every other size's (at most ``(sum s_i)^2``
+    scores a state with two dice or more; with one die left every face is taken). The cutoffs
+    need ``E(N, s)`` up to ``N = len(dice)``; each state keeps three fractions of up to
+    ``b = len(dice) log2(max s)`` bits, and an operation on them costs about ``(b / 64)^2`` steps
+    (a gcd) beyond the fixed cost.
+    """
+    G, n_dice, n_states = len(game.sizes), sum(game.counts), _float(game.n_states)
+    bits = n_dice * math.log2(max(game.sizes))
+    combos = _capped(sum(math.log2((c + 1) * (c + 2) / 2) for c in game.counts))
+    misfortunes = max(n_states - 1 - G, 0.0) * _float(sum(game.sizes) ** 2)
+    steps = (_FRACTION_STEPS + (bits / 64) ** 2) * (G * combos + misfortunes)
+    memory = n_states * (3 * (bits / 4 + 100) + 8 * G + 200)
+    check_cost("dice", _shown(game), memory=memory, steps=steps, what="the exact heuristic evaluation")
+    stopping._check_optimal_cost("dice", _shown(game), max(game.sizes), n_dice)
+
+
+def _check_rolls_cost(game: Game) -> None:
+    """Refuse a game whose roll-by-roll evaluation is beyond the budget: every multiset roll of every
+    state, ``prod_i C(c_i + s_i, s_i)`` in all, each a call of the policy and a few fraction sums."""
+    n_dice, n_states = sum(game.counts), _float(game.n_states)
+    pairs = list(zip(game.sizes, game.counts, strict=True))
+    rolls = _capped(sum(_log2_comb(c + s, s) for s, c in pairs))
+    table = sum(_capped(_log2_comb(c + s, s)) for s, c in pairs)  # the remembered multisets per size
+    memory = table * (140 + 8 * n_dice) + n_states * (2 * (n_dice * 8 + 100) + 8 * n_dice + 200)
+    steps = _FRACTION_STEPS * (n_dice + 1) * rolls
+    check_cost("dice", _shown(game), memory=memory, steps=steps, what="the exact roll-by-roll evaluation")

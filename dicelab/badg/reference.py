@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 
 from dicelab import stopping
-from dicelab._checks import check_bool, check_int
+from dicelab._checks import check_bool, check_cost, check_int
 from dicelab.badg.solver import PolicyStatistics
-from dicelab.badg.state import Game, check_dice, check_roll, states
+from dicelab.badg.state import Game, _capped, _float, _shown, check_dice, check_roll, states
 
 __all__ = [
     "paper_expected_max",
@@ -57,6 +59,7 @@ def paper_expected_max(s: int, r: int) -> Fraction:
     (Fraction(161, 6), Fraction(161, 36))
     """
     s, r = check_int("s", s, 2), check_int("r", r, 1)
+    stopping._check_power_sum_cost(s, r)
     return sum((k * Fraction(k**r - (k - 1) ** r, s) for k in range(1, s + 1)), Fraction(0))
 
 
@@ -86,6 +89,7 @@ def paper_max_strategy_reject(s: int, r: int) -> int:
     s, r = check_int("s", s, 2), check_int("r", r, 1)
     if r == 1:
         return 0
+    stopping._check_power_sum_cost(s, r - 1)
     return math.ceil(stopping.expected_max(s, r - 1)) - 1
 
 
@@ -112,6 +116,7 @@ def paper_cutoff(s: int, r: int) -> int:
     (2, 3)
     """
     s, r = check_int("s", s, 2), check_int("r", r, 2)
+    stopping._check_optimal_cost("r", r, s, r - 1)
     return math.floor(stopping.optimal_value(s, r - 1)) - 1
 
 
@@ -126,6 +131,28 @@ def _take_values(state, roll, E, subsets) -> list:
 def _subsets(n: int) -> list[tuple[int, ...]]:
     """Every non-empty subset of ``range(n)``, smallest first."""
     return [sub for k in range(1, n + 1) for sub in itertools.combinations(range(n), k)]
+
+
+# exact-fraction Python work: about 2 microseconds a position of a subset, 200 steps at 10^8 a second
+_SUBSET_STEPS = 200
+
+
+def _check_precompute_cost(game: Game, name: str, passes: int = 1) -> None:
+    """Refuse the paper's algorithm on a game beyond the budget, before any work.
+
+    A state with ``a_i`` dice of each size has ``prod_i s_i^{a_i}`` ordered rolls and ``2^n - 1``
+    subsets of its ``n`` dice, each summed over up to ``n`` positions: over all states at most
+    ``n prod_i sum_{a <= c_i} (2 s_i)^a`` positions. The subsets of the start state are listed at once.
+    """
+    n_dice = sum(game.counts)
+    log2_work = math.log2(n_dice) + sum(  # sum_{a <= c} (2s)^a = ((2s)^(c+1) - 1) / (2s - 1)
+        (c + 1) * math.log2(2 * s) - math.log2(2 * s - 1)
+        for s, c in zip(game.sizes, game.counts, strict=True)
+    )
+    subsets = _capped(n_dice)  # 2^n subsets, a tuple of up to n positions each
+    memory = subsets * (100 + 8 * n_dice) + _float(game.n_states) * (200 + 8 * n_dice)
+    steps = passes * _SUBSET_STEPS * _capped(log2_work)
+    check_cost(name, _shown(game), memory=memory, steps=steps, what="the paper's algorithm, every subset")
 
 
 def paper_precompute(
@@ -164,6 +191,7 @@ def paper_precompute(
     """
     one = Fraction(1) if check_bool("exact", exact) else 1.0
     divide = check_bool("as_printed", as_printed)
+    _check_precompute_cost(Game.of(dice), "dice")
     E: dict[tuple[int, ...], Fraction | float] = {}
     for state in states(dice):
         n = len(state)
@@ -205,15 +233,35 @@ def paper_take_values(state, roll, values=None) -> dict[tuple[int, ...], Fractio
     >>> paper_take_values((8, 6), (2, 5))
     {(0,): Fraction(11, 2), (1,): Fraction(19, 2), (0, 1): Fraction(7, 1)}
     """
-    state, roll = check_roll(Game.of(state, "state"), state, roll)
+    game = Game.of(state, "state")
+    state, roll = check_roll(game, state, roll)
     dice = tuple(sorted(state))
     if values is None:
+        _check_precompute_cost(game, "state")
         values = paper_precompute(dice)
+    else:
+        n = len(dice)
+        memory, steps = 2 * _capped(n) * (150 + 8 * n), _SUBSET_STEPS * n * _capped(n)  # 2^n subsets
+        check_cost("state", _shown(game), memory=memory, steps=steps, what=f"its {_capped(n):.3g} subsets")
+        values = _check_values(values, dice)
     perm = sorted(range(len(state)), key=lambda p: state[p])  # positions by size: dice[q] = state[perm[q]]
     subsets = _subsets(len(dice))
     by_subset = _take_values(dice, tuple(roll[p] for p in perm), values, subsets)
     out = {tuple(sorted(perm[q] for q in sub)): v for sub, v in zip(subsets, by_subset, strict=True)}
     return dict(sorted(out.items(), key=lambda kv: (len(kv[0]), kv[0])))
+
+
+def _check_values(values, dice) -> Mapping:
+    """``values`` if it maps every sub-multiset of ``dice`` (an ascending tuple) to a finite number."""
+    if not isinstance(values, Mapping):
+        raise ValueError(f"values must be a mapping {{state: value}}, got {values!r}"[:300])
+    for state in states(dice):
+        if state not in values:
+            raise ValueError(f"values has no value for the state {state!r} (ascending tuples of die sizes)")
+        v = values[state]
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
+            raise ValueError(f"values[{state!r}] must be a finite number, got {v!r}")
+    return values
 
 
 def exact_policy_statistics(dice) -> PolicyStatistics:
@@ -238,6 +286,7 @@ def exact_policy_statistics(dice) -> PolicyStatistics:
     Fraction(1, 24)
     """
     dice = check_dice(dice)
+    _check_precompute_cost(Game.of(dice), "dice", passes=2)
     E = paper_precompute(dice)
     reach = dict.fromkeys(E, Fraction(0))
     zero = dict(reach)

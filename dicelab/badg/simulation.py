@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab._checks import check_bool, check_int
+from dicelab import stopping
+from dicelab._checks import check_bool, check_cost, check_int
 from dicelab.badg.heuristic import HeuristicPolicy
-from dicelab.badg.state import STANDARD, check_dice
+from dicelab.badg.state import STANDARD, _float, check_dice
 
 __all__ = ["SimulationResult", "simulate"]
 
@@ -75,6 +76,30 @@ def _mean_and_stderr(s1: float, s2: float, n: int) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
+def _check_simulation_cost(dice: tuple[int, ...], n_games: int, chunk: int) -> None:
+    """Refuse a simulation beyond the budget, before any work.
+
+    The tables hold a cutoff and ``max(s) + 1`` fallback scores per die and number of dice left
+    (a fraction each, about 300 steps, to fill); a chunk of ``m`` games holds about 40 bytes per
+    game and die; every game plays up to ``len(dice)`` rolls of every die, about 5 steps each
+    (measured: 10^5 standard games in about a second).
+    """
+    n_dice, s_max = len(dice), max(dice)
+    table = _float(n_dice * (n_dice + 1) * (s_max + 2)) * 8.0
+    shown = dice if n_dice <= 30 else f"{n_dice} dice"
+    check_cost(
+        "dice",
+        shown,
+        memory=table,
+        steps=300.0 * _float((n_dice + 1) * sum(dice)),
+        what="the strategy tables",
+    )
+    stopping._check_optimal_cost("dice", shown, s_max, n_dice)
+    m = _float(min(chunk, n_games))
+    check_cost("chunk", chunk, memory=table + 40.0 * m * n_dice, what="a chunk of games")
+    check_cost("n_games", n_games, steps=5.0 * _float(n_games) * n_dice**2, what=f"{n_dice} dice a game")
+
+
 def simulate(
     policy, n_games: int, seed: int, dice=STANDARD, *, chunk: int = 200_000, progress: bool = False
 ) -> SimulationResult:
@@ -113,21 +138,23 @@ def simulate(
     True
     """
     if not isinstance(policy, HeuristicPolicy):
-        raise TypeError(f"simulate plays a HeuristicPolicy, got {policy!r}")
+        raise TypeError(f"policy must be a HeuristicPolicy (simulate plays one), got {policy!r}")
     n_games = check_int("n_games", n_games, 1)
     check_int("seed", seed, 0)
     chunk = check_int("chunk", chunk, 1)
     progress = check_bool("progress", progress)
-    dice = np.array(check_dice(dice), dtype=np.int64)
+    dice = check_dice(dice)
+    _check_simulation_cost(dice, n_games, chunk)
+    dice = np.array(dice, dtype=np.int64)
     n_dice, s_max = dice.size, int(dice.max())
     # cutoff[d, N]: highest face of die d rolled again with N dice left; fallback score likewise
     cutoff = np.zeros((n_dice, n_dice + 1), dtype=np.int64)
     score = np.zeros((n_dice, n_dice + 1, s_max + 1))
     for d, s in enumerate(dice.tolist()):
         for N in range(1, n_dice + 1):
-            cutoff[d, N] = policy.reject_up_to(s, N)
+            cutoff[d, N] = policy._reject_up_to(s, N)
             for f in range(1, s + 1):
-                score[d, N, f] = float(policy.score(s, f, N)) if N > 1 else 0.0
+                score[d, N, f] = float(policy._score(s, f, N)) if N > 1 else 0.0
     # ties in the fallback go to the die with more sides (dice are sorted ascending: later is larger)
     tie_break = np.arange(n_dice) * 1e-9
     rng = np.random.default_rng(seed)

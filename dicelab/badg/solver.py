@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from dicelab._checks import check_choice, check_cost
 from dicelab.badg import _kernels
-from dicelab.badg.state import STANDARD, Game, check_roll, states
-from dicelab.badg.tables import SolverTables, solver_tables
+from dicelab.badg.state import STANDARD, Game, _float, _shown, check_roll, states
+from dicelab.badg.tables import SolverTables, _build_tables, _check_solver_cost, _kernel_steps
 
 __all__ = ["RESTRICTIONS", "Solution", "PolicyStatistics", "solve"]
 
@@ -110,7 +111,7 @@ class Solution:
         >>> solve((6, 8)).value((8,))
         4.5
         """
-        return float(self.V[self.game.index(self.game.counts_in(state))])
+        return float(self.V[self.game._index(self.game.counts_in(state))])
 
     def points(self, state) -> float:
         """Optimal expected b.a.d.g. points still to come from ``state``: ``sum(state) - value(state)``.
@@ -129,7 +130,9 @@ class Solution:
         >>> solve((6, 8)).points((6,))
         2.5
         """
-        return float(sum(state)) - self.value(state)
+        counts = self.game.counts_in(state)
+        dice_sum = sum(s * c for s, c in zip(self.game.sizes, counts, strict=True))
+        return float(dice_sum) - float(self.V[self.game._index(counts)])
 
     def values(self) -> dict[tuple[int, ...], float]:
         """``{state: value(state)}`` for every state, fewest dice first.
@@ -143,7 +146,8 @@ class Solution:
         >>> solve((6, 8)).values()
         {(): 0.0, (8,): 4.5, (6,): 3.5, (6, 8): 9.458333333333332}
         """
-        return {s: self.value(s) for s in states(self.dice)}
+        game = self.game
+        return {s: float(self.V[game._index(game.counts_in(s))]) for s in states(self.dice)}
 
     def take_values(self, state, roll) -> dict[tuple[int, ...], float]:
         """Every sensible take and its value: faces taken now plus the optimal value of the state left.
@@ -168,17 +172,24 @@ class Solution:
         {(1,): 5.5, (0,): 9.5, (0, 1): 7.0}
         """
         state, roll = check_roll(self.game, state, roll)
+        return self._take_values(state, roll)
+
+    def _take_values(self, state, roll) -> dict[tuple[int, ...], float]:
+        """:meth:`take_values` of a checked ``state`` and ``roll``."""
+        game = self.game
         by_size: dict[int, list[int]] = {}
         for pos in sorted(range(len(state)), key=lambda p: (state[p], -roll[p], p)):
             by_size.setdefault(state[pos], []).append(pos)
         sizes = sorted(by_size)
+        group = [game.sizes.index(s) for s in sizes]
+        start = game._index(game.counts_in(state))
         out = {}
         for ks in itertools.product(*(range(len(by_size[s]) + 1) for s in sizes)):
             if sum(ks) == 0:
                 continue
             taken = tuple(sorted(p for s, k in zip(sizes, ks, strict=True) for p in by_size[s][:k]))
-            left = tuple(sorted(state[p] for p in range(len(state)) if p not in taken))
-            out[taken] = sum(roll[p] for p in taken) + (self.value(left) if left else 0.0)
+            left = start - sum(k * game.strides[g] for g, k in zip(group, ks, strict=True))
+            out[taken] = sum(roll[p] for p in taken) + float(self.V[left])
         return out
 
     def best_take(self, state, roll) -> tuple[int, ...]:
@@ -201,7 +212,7 @@ class Solution:
         >>> solve((6, 8)).best_take((6, 8), (5, 2))  # take the 5, roll the d8 again
         (0,)
         """
-        options = self.take_values(state, roll)
+        options = self._take_values(*check_roll(self.game, state, roll))
         best = max(options.values())
         tied = [t for t, v in options.items() if v >= best - _kernels.TIE * abs(best)]
         return max(tied, key=lambda t: (len(t), [-p for p in t]))
@@ -221,6 +232,13 @@ class Solution:
         """
         t = self.tables
         n_states = t.state_counts.shape[0]
+        check_cost(  # every state reached adds its row of n_states transition probabilities
+            "dice",
+            _shown(self.game),
+            memory=48 * _float(n_states),
+            steps=4 * _float(n_states) ** 2 + _kernel_steps(self.game),
+            what="the policy statistics (a pass over every pair of states)",
+        )
         start = n_states - 1
         reach = np.zeros(n_states)
         reach[start] = 1.0
@@ -271,9 +289,9 @@ def solve(dice=STANDARD, *, restrict: str | None = None) -> Solution:
     >>> round(sol.expected_face_sum, 6), round(sol.expected_points, 6)  # 227/24 and 109/24
     (9.458333, 4.541667)
     """
-    if restrict not in RESTRICTIONS:
-        raise ValueError(f"restrict must be one of {list(RESTRICTIONS)}, got {restrict!r}")
+    restrict = check_choice("restrict", restrict, RESTRICTIONS)
     game = Game.of(dice)
-    tables = solver_tables(game)
+    _check_solver_cost(game, "dice")
+    tables = _build_tables(game)
     V = _kernels.solve_values(tables, _RESTRICT_CODES[restrict])
     return Solution(game.dice, restrict, game, V, tables)

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 
-from dicelab._checks import check_bool, check_int, check_sequence
+from dicelab._checks import check_bool, check_cost, check_int, check_sequence, check_str
 
 __all__ = ["STANDARD", "Game", "check_dice", "check_roll", "states", "count_rolls", "multiset_rolls"]
 
@@ -45,8 +45,40 @@ def check_dice(dice, name: str = "dice") -> tuple[int, ...]:
     >>> check_dice([8, 6, 6])
     (6, 6, 8)
     """
+    name = check_str("name", name)
     dice = check_sequence(name, dice, what="die sizes")
     return tuple(sorted(check_int(f"{name}: die size", s, 2) for s in dice))
+
+
+def _log2_comb(n: int, k: int) -> float:
+    """``log2 C(n, k)``, from the log-gamma function (exact enough for cost estimates).
+
+    Beyond floats (``n > 10^300``) it is at least ``log2(n)``, already far beyond any budget,
+    unless ``C(n, k) = 1``.
+    """
+    if k < 0 or k > n:
+        return -math.inf
+    k = min(k, n - k)
+    if k == 0:
+        return 0.0
+    if n > 10**300:
+        return k * math.log2(n)
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
+
+
+def _capped(log2_value: float) -> float:
+    """``2**log2_value`` as a float, capped at ``1e300`` (a size far beyond any budget)."""
+    return 2.0 ** min(log2_value, 996.0) if log2_value > -math.inf else 0.0
+
+
+def _float(n: int) -> float:
+    """A (possibly huge) count as a float for cost estimates, capped at ``1e300``."""
+    return float(n) if n < 10**300 else 1e300
+
+
+def _rolls(s: int, a: int) -> float:
+    """How many multisets of faces ``a`` dice with ``s`` sides show: ``C(a + s - 1, s - 1)``."""
+    return _capped(_log2_comb(a + s - 1, s - 1))
 
 
 @dataclass(frozen=True)
@@ -73,6 +105,14 @@ class Game:
     n_states: int = field(init=False)
 
     def __post_init__(self):
+        sizes = tuple(check_int("sizes: die size", s, 2) for s in check_sequence("sizes", self.sizes))
+        counts = tuple(check_int("counts: count", c, 1) for c in check_sequence("counts", self.counts))
+        if any(a >= b for a, b in itertools.pairwise(sizes)):
+            raise ValueError(f"sizes must be distinct die sizes in ascending order, got {sizes!r}")
+        if len(counts) != len(sizes):
+            raise ValueError(f"counts must give one count per size of {sizes!r}, got {counts!r}")
+        object.__setattr__(self, "sizes", sizes)
+        object.__setattr__(self, "counts", counts)
         strides, n = [], 1
         for c in self.counts:
             strides.append(n)
@@ -82,7 +122,13 @@ class Game:
 
     @classmethod
     def of(cls, dice, name: str = "dice") -> Game:
-        """The game played with ``dice`` (a sequence of die sizes; ``name`` for error messages)."""
+        """The game played with ``dice`` (a sequence of die sizes; ``name`` for error messages).
+
+        Examples
+        --------
+        >>> Game.of([8, 6, 6]).counts
+        (2, 1)
+        """
         tally = Counter(check_dice(dice, name))
         sizes = tuple(sorted(tally))
         return cls(sizes, tuple(tally[s] for s in sizes))
@@ -90,33 +136,96 @@ class Game:
     @property
     def dice(self) -> tuple[int, ...]:
         """The start state: every die, ascending."""
-        return self.dice_of(self.counts)
+        return self._dice_of(self.counts)
+
+    def _check_counts(self, counts, name: str = "counts") -> tuple[int, ...]:
+        """``counts`` as a tuple: one count per size, each at most the game's count of that size."""
+        counts = check_sequence(name, counts, what="counts per size")
+        if len(counts) != len(self.sizes):
+            raise ValueError(f"{name} must give one count per size of {self.sizes!r}, got {counts!r}")
+        return tuple(
+            check_int(f"{name}: count", c, 0, top) for c, top in zip(counts, self.counts, strict=True)
+        )
 
     def index(self, counts) -> int:
-        """The index of the state with ``counts[i]`` dice of size ``sizes[i]``."""
+        """The index of the state with ``counts[i]`` dice of size ``sizes[i]``.
+
+        Examples
+        --------
+        >>> Game.of((6, 6, 8)).index((1, 1))
+        4
+        """
+        return self._index(self._check_counts(counts))
+
+    def _index(self, counts) -> int:
         return sum(c * st for c, st in zip(counts, self.strides, strict=True))
 
     def counts_of(self, index: int) -> tuple[int, ...]:
-        """The counts per size of the state with this index."""
+        """The counts per size of the state with this index.
+
+        Examples
+        --------
+        >>> Game.of((6, 6, 8)).counts_of(4)
+        (1, 1)
+        """
+        return self._counts_of(check_int("index", index, 0, self.n_states - 1))
+
+    def _counts_of(self, index: int) -> tuple[int, ...]:
         return tuple((index // st) % (c + 1) for st, c in zip(self.strides, self.counts, strict=True))
 
     def dice_of(self, counts) -> tuple[int, ...]:
-        """The state with these counts per size, as an ascending tuple of die sizes."""
+        """The state with these counts per size, as an ascending tuple of die sizes.
+
+        Examples
+        --------
+        >>> Game.of((6, 6, 8)).dice_of((1, 1))
+        (6, 8)
+        """
+        return self._dice_of(self._check_counts(counts))
+
+    def _dice_of(self, counts) -> tuple[int, ...]:
         return tuple(s for s, c in zip(self.sizes, counts, strict=True) for _ in range(c))
 
     def state_counts(self) -> list[tuple[int, ...]]:
         """The counts per size of every state, by index."""
-        return [self.counts_of(i) for i in range(self.n_states)]
+        _check_states_cost(self, "dice")
+        return [self._counts_of(i) for i in range(self.n_states)]
 
     def counts_in(self, state, name: str = "state") -> tuple[int, ...]:
-        """The counts per size of ``state`` (a tuple of die sizes): a sub-multiset of the game's dice."""
+        """The counts per size of ``state`` (a tuple of die sizes): a sub-multiset of the game's dice.
+
+        Examples
+        --------
+        >>> Game.of((6, 6, 8)).counts_in([8, 6])
+        (1, 1)
+        """
+        name = check_str("name", name)
         state = check_sequence(name, state, what="die sizes", nonempty=False)
-        tally = Counter(state)
+        tally = Counter(check_int(f"{name}: die size", s, 2) for s in state)
         if not set(tally) <= set(self.sizes) or any(
             tally[s] > c for s, c in zip(self.sizes, self.counts, strict=True)
         ):
             raise ValueError(f"{name} {state!r} is not a set of dice from {self.dice!r}")
         return tuple(tally[s] for s in self.sizes)
+
+
+def _shown(game: Game) -> tuple[int, ...] | str:
+    """The game's dice for an error message: the tuple, or how many dice of which sizes."""
+    if sum(game.counts) <= 30:
+        return game.dice
+    return ", ".join(f"{c} d{s}" for s, c in zip(game.sizes, game.counts, strict=True))[:200]
+
+
+def _check_states_cost(game: Game, name: str) -> None:
+    """Refuse listing the states of a game with more of them than fit the budget (a tuple each)."""
+    n_dice, n_states = sum(game.counts), _float(game.n_states)
+    check_cost(
+        name,
+        _shown(game),
+        memory=n_states * (120 + 8 * (len(game.sizes) + n_dice)),
+        steps=n_states * 100 * len(game.sizes),
+        what=f"a list of its {n_states:.3g} states",
+    )
 
 
 def check_roll(game: Game, state, roll) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -140,6 +249,8 @@ def check_roll(game: Game, state, roll) -> tuple[tuple[int, ...], tuple[int, ...
     >>> check_roll(Game.of((6, 8)), [8, 6], [7, 2])
     ((8, 6), (7, 2))
     """
+    if not isinstance(game, Game):
+        raise ValueError(f"game must be a Game (e.g. Game.of(dice)), got {game!r}")
     game.counts_in(state)
     state = tuple(state)
     roll = check_sequence("roll", roll, what="faces", nonempty=False)
@@ -173,7 +284,7 @@ def states(dice=STANDARD) -> list[tuple[int, ...]]:
     [(), (8,), (6,), (6, 8), (6, 6), (6, 6, 8)]
     """
     game = Game.of(dice)
-    return [game.dice_of(c) for c in sorted(game.state_counts(), key=lambda c: (sum(c), c))]
+    return [game._dice_of(c) for c in sorted(game.state_counts(), key=lambda c: (sum(c), c))]
 
 
 def count_rolls(state, distinct: bool = True) -> int:
@@ -197,13 +308,17 @@ def count_rolls(state, distinct: bool = True) -> int:
     >>> count_rolls((6, 6)), count_rolls((6, 6), distinct=False)
     (21, 36)
     """
-    game = Game.of(state)
-    if not check_bool("distinct", distinct):
-        return math.prod(s**c for s, c in zip(game.sizes, game.counts, strict=True))
-    return math.prod(math.comb(c + s - 1, s - 1) for s, c in zip(game.sizes, game.counts, strict=True))
+    game = Game.of(state, "state")
+    distinct = check_bool("distinct", distinct)
+    pairs = list(zip(game.sizes, game.counts, strict=True))
+    bits = sum(c * math.log2(s) if not distinct else _log2_comb(c + s - 1, s - 1) for s, c in pairs)
+    words = bits / 64 + 1  # the size of the answer, in machine words
+    check_cost("state", _shown(game), memory=8 * words, steps=len(pairs) * words**2, what="the exact count")
+    if not distinct:
+        return math.prod(s**c for s, c in pairs)
+    return math.prod(math.comb(c + s - 1, s - 1) for s, c in pairs)
 
 
-@cache
 def multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The rolls of ``a`` dice with ``s`` sides as multisets, with how many ordered rolls each stands for.
 
@@ -225,6 +340,18 @@ def multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     (((2, 2), 1), ((2, 1), 2), ((1, 1), 1))
     """
     s, a = check_int("s", s, 1), check_int("a", a, 0)
+    rows = _rolls(s, a)  # C(a + s - 1, s - 1): symmetric in a and s - 1, so the larger one is to blame
+    name, value = ("a", a) if a >= s else ("s", s)
+    memory, steps = rows * (130 + 8 * _float(a)), rows * (_float(a) + 2) * 30  # faces and a count a row
+    check_cost(name, value, memory=memory, steps=steps, what=f"its {rows:.3g} multisets of faces")
+    return _multiset_rolls(s, a)
+
+
+@cache
+def _multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """:func:`multiset_rolls` without the checks, remembered."""
+    if a == 0:
+        return (((), 1),)  # the one empty roll
     return tuple(
         (faces, math.factorial(a) // math.prod(math.factorial(k) for k in Counter(faces).values()))
         for faces in itertools.combinations_with_replacement(range(s, 0, -1), a)

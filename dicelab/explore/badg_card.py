@@ -8,7 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicelab import badg
-from dicelab._checks import check_int, check_sequence
+from dicelab._checks import check_int, check_sequence, check_str
+from dicelab.badg.state import Game, check_roll
+from dicelab.badg.tables import _check_solver_cost
 from dicelab.explore._widgets import Explorer, _guarded, _table
 
 
@@ -55,9 +57,11 @@ def strategy_card(state, roll) -> list[Take]:
     >>> [(t.faces, t.expected_points, t.cost) for t in card]   # take the 5: 14 - (5 + 4.5) points expected
     [((5,), 4.5, 0.0), ((5, 2), 7.0, 2.5), ((2,), 8.5, 4.0)]
     """
-    sizes = check_sequence("state", state, what="die sizes")
-    state = tuple(check_int("state: die size", s, 2) for s in sizes)
-    solution = _badg_solution(tuple(sorted(state)))
+    state = check_sequence("state", state, what="die sizes")
+    game = Game.of(state, "state")
+    state, roll = check_roll(game, state, roll)
+    _check_solver_cost(game, "state")
+    solution = _badg_solution(game.dice)
     values = solution.take_values(state, roll)
     best_value, best = max(values.values()), solution.best_take(state, roll)
     cards = []
@@ -90,7 +94,7 @@ def _card_view(state_text: str, roll_text: str, shown: int = 8) -> str:
 
 def _numbers(name: str, text: str) -> tuple[int, ...]:
     tokens = str(text).replace(",", " ").split()
-    bad = [t for t in tokens if not t.isdigit()]
+    bad = [t for t in tokens if not (t.isascii() and t.isdigit())]
     if bad or not tokens:
         raise ValueError(f"{name}: write whole numbers separated by spaces, got {text!r}")
     return tuple(int(t) for t in tokens)
@@ -104,10 +108,29 @@ def badg_explorer(
 ) -> Explorer:
     """The strategy card: type the dice left and a roll (or roll at random), read the best take.
 
+    Parameters
+    ----------
+    state : str
+        The dice left, as die sizes separated by spaces or commas.
+    roll : str
+        One face per die of ``state``, likewise.
+    seed : int
+        Seed of the random rolls.
+
+    Returns
+    -------
+    Explorer
+
+    Examples
+    --------
     >>> ex = badg_explorer("6 8", "5 2")
     >>> "Optimal play takes <b>5 on a d6</b>" in ex.panes["card"].value
     True
     """
+    sizes = _numbers("state", check_str("state", state))
+    faces_shown = _numbers("roll", check_str("roll", roll))
+    seed = check_int("seed", seed, 0)
+    strategy_card(sizes, faces_shown)  # refuses a state or roll the card cannot show
     import ipywidgets as w
 
     wide = w.Layout(width="24em")

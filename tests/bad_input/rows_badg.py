@@ -1,24 +1,246 @@
 """Bad-input rows: dicelab.badg, dicelab.stopping and dicelab.explore.badg_card."""
 
-from bad_input import BOOLS, FLOATS, HUGE, INTS, STRINGS, ARRAYS_2D, Row  # noqa: F401
+import math
+from decimal import Decimal
 
+from bad_input import ARRAYS_2D, BOOLS, FLOATS, HUGE, INTS, STRINGS, Row  # noqa: F401
 from dicelab import badg, stopping
+from dicelab.badg import reference
+from dicelab.badg.heuristic import HeuristicPolicy
+from dicelab.badg.solver import Solution
+from dicelab.badg.state import Game, check_dice, check_roll
+from dicelab.badg.tables import solver_tables
+from dicelab.explore import badg_card
+
+# a dice set: not a sequence, empty, a die with fewer than 2 sides, sizes that are not integers
+DICE = [None, "666", 6, {6: 1}, [], [1, 6], [0], [6.0], [True, 6], [6, None], [6, "8"], [[6]]]
+# games whose tables or work are far beyond the budget
+BIG_DICE = [[HUGE], [6] * 60, list(range(2, 40))]
+# a state of the game (6, 8): not a sequence, dice not in the game, sizes that are not integers
+STATES = [None, "68", 6, [7], [6, 6], [6, 8, 8], [6.0], [True], [[6]], [6, None]]
+# a state not tied to a game, with the roll (5, 2): the same but for (6, 6), a valid one
+FREE_STATES = [s for s in STATES if s != [6, 6]] + [[]]
+# a roll of the state (6, 8): not a sequence, wrong length, faces out of range or not integers
+ROLLS = [None, "52", 52, [], [5], [5, 2, 1], [7, 1], [5, 9], [0, 1], [5.0, 2], [True, 2], [5, None], ["5", 2]]
+# counts per size of the game (6, 6, 8)
+COUNTS = [None, "11", [], [1], [1, 1, 1], [3, 1], [1, 2], [-1, 0], [1.0, 1], [True, 1], [None, 1]]
+# a policy for evaluate: not callable, or a callable that does not return a legal take
+POLICIES = [
+    None,
+    "regret",
+    3,
+    Game.of((6, 8)),
+    len,
+    lambda state, roll: 0,
+    lambda state, roll: (0.0,),
+    lambda state, roll: (True,),
+    lambda state, roll: (),
+    lambda state, roll: (0, 0),
+    lambda state, roll: (5,),
+]
+VALUES_68 = {(): 0, (6,): 3.5, (8,): 4.5, (6, 8): 9.5}
+
+GAME = Game.of((6, 6, 8))
+SOL = badg.solve((6, 8))
+POLICY = badg.heuristic_policy()
+
+
+def _ones(state):
+    """A roll of ones for a list of die sizes (anything else: a two-dice roll)."""
+    return (1,) * len(state) if isinstance(state, list) else (5, 2)
+
 
 ROWS = [
-    Row(badg.solve, "dice", [None, "666", [], [1, 6], [6.0], [True, 6]], lambda v: badg.solve(v)),
-    Row(badg.solve, "restrict", ["fast", 1], lambda v: badg.solve((6, 6), restrict=v)),
+    # --- dicelab.badg.state
+    Row(check_dice, "dice", DICE, lambda v: check_dice(v)),
+    Row(check_dice, "name", STRINGS + [""], lambda v: check_dice((6,), v)),
+    Row(Game, "sizes", [None, "68", 6, [], [1], [6.0], [True], [8, 6], [6, 6]], lambda v: Game(v, (1,))),
+    Row(Game, "counts", [None, "1", 1, [], [0], [1.0], [True], [-1], [1, 1]], lambda v: Game((6,), v)),
+    Row(Game.of, "dice", DICE, lambda v: Game.of(v)),
+    Row(Game.of, "name", STRINGS + [""], lambda v: Game.of((6,), v)),
+    Row(Game.index, "counts", COUNTS, lambda v: GAME.index(v)),
+    Row(Game.counts_of, "index", INTS + [6, HUGE], lambda v: GAME.counts_of(v)),
+    Row(Game.dice_of, "counts", COUNTS, lambda v: GAME.dice_of(v)),
+    Row(Game.counts_in, "state", STATES, lambda v: SOL.game.counts_in(v)),
+    Row(Game.counts_in, "name", STRINGS + [""], lambda v: SOL.game.counts_in((6,), v)),
+    Row(check_roll, "game", [None, "game", 3, (6, 8), SOL], lambda v: check_roll(v, (6, 8), (5, 2))),
+    Row(check_roll, "state", STATES + [[]], lambda v: check_roll(SOL.game, v, (5, 2))),
+    Row(check_roll, "roll", ROLLS, lambda v: check_roll(SOL.game, (6, 8), v)),
+    Row(badg.states, "dice", DICE + [list(range(2, 60))], lambda v: badg.states(v)),
+    Row(badg.count_rolls, "state", DICE, lambda v: badg.count_rolls(v)),
+    Row(badg.count_rolls, "distinct", BOOLS, lambda v: badg.count_rolls((6, 6), v)),
+    Row(badg.multiset_rolls, "s", INTS + [0, HUGE], lambda v: badg.multiset_rolls(v, 2)),
+    Row(badg.multiset_rolls, "a", INTS + [HUGE], lambda v: badg.multiset_rolls(6, v)),
+    # --- dicelab.badg.tables and solver
+    Row(
+        solver_tables,
+        "game",
+        [None, "game", 3, (6, 8), SOL, Game.of(range(2, 40))],
+        lambda v: solver_tables(v),
+    ),
+    Row(badg.solve, "dice", DICE + BIG_DICE, lambda v: badg.solve(v)),
+    Row(
+        badg.solve,
+        "restrict",
+        ["fast", "", 1, True, ["no_two_low"], "No_Two_Low"],
+        lambda v: badg.solve((6, 6), restrict=v),
+    ),
+    Row(Solution.value, "state", STATES + [[6, 6, 6]], lambda v: SOL.value(v)),
+    Row(Solution.points, "state", STATES + [[6, 6, 6]], lambda v: SOL.points(v)),
+    Row(Solution.take_values, "state", STATES + [[]], lambda v: SOL.take_values(v, (5, 2))),
+    Row(Solution.take_values, "roll", ROLLS, lambda v: SOL.take_values((6, 8), v)),
+    Row(Solution.best_take, "state", STATES + [[]], lambda v: SOL.best_take(v, (5, 2))),
+    Row(Solution.best_take, "roll", ROLLS, lambda v: SOL.best_take((6, 8), v)),
+    # --- dicelab.badg.heuristic
+    Row(HeuristicPolicy, "fallback", ["best", "", None, 3, ["regret"]], lambda v: HeuristicPolicy(v)),
+    Row(HeuristicPolicy.reject_up_to, "s", INTS + [0, 1], lambda v: POLICY.reject_up_to(v, 3)),
+    Row(HeuristicPolicy.reject_up_to, "dice_left", INTS + [0, HUGE], lambda v: POLICY.reject_up_to(6, v)),
+    Row(HeuristicPolicy.score, "s", INTS + [1], lambda v: POLICY.score(v, 2, 3)),
+    Row(HeuristicPolicy.score, "face", INTS + [0, 7], lambda v: POLICY.score(6, v, 3)),
+    Row(HeuristicPolicy.score, "dice_left", INTS + [0, 1, HUGE], lambda v: POLICY.score(6, 2, v)),
+    Row(
+        HeuristicPolicy.score,
+        "dice_left",
+        [0, -1, 2.0, True, HUGE],
+        lambda v: badg.heuristic_policy("points").score(6, 2, v),
+    ),
+    Row(HeuristicPolicy.take, "state", FREE_STATES, lambda v: POLICY.take(v, (5, 2))),
+    Row(HeuristicPolicy.take, "roll", ROLLS, lambda v: POLICY.take((6, 8), v)),
+    Row(badg.heuristic_policy, "fallback", ["best", None, 3, ["face"]], lambda v: badg.heuristic_policy(v)),
+    Row(badg.evaluate, "policy", POLICIES, lambda v: badg.evaluate(v, (6, 6))),
+    Row(badg.evaluate, "dice", DICE + [[HUGE, HUGE], [6] * 10**5], lambda v: badg.evaluate(POLICY, v)),
+    Row(badg.evaluate, "dice", DICE + BIG_DICE, lambda v: badg.evaluate(POLICY.take, v)),
+    # --- dicelab.badg.simulation
+    Row(
+        badg.simulate,
+        "policy",
+        [None, "regret", 3, SOL, lambda state, roll: (0,), HeuristicPolicy],
+        lambda v: badg.simulate(v, 10, 1, dice=(6, 6)),
+    ),
     Row(
         badg.simulate,
         "n_games",
-        INTS + [0],
-        lambda v: badg.simulate(badg.heuristic_policy(), v, 1, dice=(6, 6)),
+        INTS + [0, HUGE],
+        lambda v: badg.simulate(POLICY, v, 1, dice=(6, 6)),
     ),
-    Row(badg.simulate, "seed", INTS, lambda v: badg.simulate(badg.heuristic_policy(), 10, v, dice=(6, 6))),
-    Row(badg.heuristic_policy, "fallback", ["best", None, 3], lambda v: badg.heuristic_policy(v)),
-    Row(stopping.expected_max, "s", INTS + [0, 1], lambda v: stopping.expected_max(v, 2)),
-    Row(stopping.optimal_value, "r", INTS + [0], lambda v: stopping.optimal_value(6, v)),
+    Row(badg.simulate, "seed", INTS, lambda v: badg.simulate(POLICY, 10, v, dice=(6, 6))),
+    Row(badg.simulate, "dice", DICE + [[HUGE], [6] * 10**5], lambda v: badg.simulate(POLICY, 10, 1, dice=v)),
+    Row(
+        badg.simulate,
+        "chunk",
+        INTS + [0, HUGE],
+        lambda v: badg.simulate(POLICY, 10**9, 1, dice=(6, 8), chunk=v),
+    ),
+    Row(badg.simulate, "progress", BOOLS, lambda v: badg.simulate(POLICY, 10, 1, dice=(6, 6), progress=v)),
+    # --- dicelab.badg.reference
+    Row(reference.paper_expected_max, "s", INTS + [0, 1, HUGE], lambda v: reference.paper_expected_max(v, 2)),
+    Row(reference.paper_expected_max, "r", INTS + [0, HUGE], lambda v: reference.paper_expected_max(6, v)),
+    Row(
+        reference.paper_max_strategy_reject,
+        "s",
+        INTS + [1, HUGE],
+        lambda v: reference.paper_max_strategy_reject(v, 3),
+    ),
+    Row(
+        reference.paper_max_strategy_reject,
+        "r",
+        INTS + [0, HUGE],
+        lambda v: reference.paper_max_strategy_reject(6, v),
+    ),
+    Row(reference.paper_cutoff, "s", INTS + [1], lambda v: reference.paper_cutoff(v, 3)),
+    Row(reference.paper_cutoff, "r", INTS + [1, HUGE], lambda v: reference.paper_cutoff(6, v)),
+    Row(reference.paper_precompute, "dice", DICE + BIG_DICE, lambda v: reference.paper_precompute(v)),
+    Row(reference.paper_precompute, "exact", BOOLS, lambda v: reference.paper_precompute((6,), exact=v)),
+    Row(
+        reference.paper_precompute,
+        "as_printed",
+        BOOLS,
+        lambda v: reference.paper_precompute((6,), as_printed=v),
+    ),
+    Row(reference.paper_take_values, "state", FREE_STATES, lambda v: reference.paper_take_values(v, (5, 2))),
+    Row(
+        reference.paper_take_values,
+        "state",
+        [[6] * 40, [HUGE]],
+        lambda v: reference.paper_take_values(v, _ones(v)),
+    ),
+    Row(
+        reference.paper_take_values,
+        "state",
+        [[6] * 40],
+        lambda v: reference.paper_take_values(v, _ones(v), values=VALUES_68),
+    ),
+    Row(reference.paper_take_values, "roll", ROLLS, lambda v: reference.paper_take_values((6, 8), v)),
+    Row(
+        reference.paper_take_values,
+        "values",
+        [
+            "abc",
+            3,
+            [1, 2],
+            {},
+            {(): 0, (6,): 3.5, (8,): 4.5},
+            {**VALUES_68, (6, 8): "9.5"},
+            {**VALUES_68, (6, 8): math.nan},
+            {**VALUES_68, (6, 8): True},
+            {**VALUES_68, (6, 8): None},
+        ],
+        lambda v: reference.paper_take_values((6, 8), (5, 2), values=v),
+    ),
+    Row(
+        reference.exact_policy_statistics,
+        "dice",
+        DICE + BIG_DICE,
+        lambda v: reference.exact_policy_statistics(v),
+    ),
+    # --- dicelab.stopping
+    Row(stopping.expected_max, "s", INTS + [0, 1, HUGE], lambda v: stopping.expected_max(v, 2)),
+    Row(stopping.expected_max, "r", INTS + [0, HUGE], lambda v: stopping.expected_max(6, v)),
+    Row(stopping.expected_max_formula, "r", INTS + [0, HUGE], lambda v: stopping.expected_max_formula(v)),
+    Row(stopping.optimal_value, "s", INTS + [0, 1], lambda v: stopping.optimal_value(v, 2)),
+    Row(stopping.optimal_value, "r", INTS + [0, HUGE], lambda v: stopping.optimal_value(6, v)),
     Row(stopping.max_reject, "s", INTS + [1], lambda v: stopping.max_reject(v, 2)),
-    Row(stopping.expected_max_formula, "r", INTS + [0], lambda v: stopping.expected_max_formula(v)),
+    Row(stopping.max_reject, "r", INTS + [0, HUGE], lambda v: stopping.max_reject(6, v)),
+    Row(stopping.value_with_cutoff, "s", INTS + [1], lambda v: stopping.value_with_cutoff(v, 2, 3)),
+    Row(
+        stopping.value_with_cutoff,
+        "reject_up_to",
+        INTS + [6],
+        lambda v: stopping.value_with_cutoff(6, v, 3),
+    ),
+    Row(
+        stopping.value_with_cutoff,
+        "continuation",
+        FLOATS + [0, 0.5, 7, -1, Decimal("3.5"), 1j, "7/2"],
+        lambda v: stopping.value_with_cutoff(6, 3, v),
+    ),
+    Row(stopping.strategy_table, "s", INTS + [1], lambda v: stopping.strategy_table(v, 3)),
+    Row(stopping.strategy_table, "r_max", INTS + [0, HUGE], lambda v: stopping.strategy_table(6, v)),
+    # --- dicelab.explore.badg_card
+    Row(badg_card.strategy_card, "state", FREE_STATES, lambda v: badg_card.strategy_card(v, (5, 2))),
+    Row(badg_card.strategy_card, "state", BIG_DICE[1:], lambda v: badg_card.strategy_card(v, _ones(v))),
+    Row(badg_card.strategy_card, "roll", ROLLS, lambda v: badg_card.strategy_card((6, 8), v)),
+    Row(
+        badg_card.badg_explorer,
+        "state",
+        STRINGS + ["", "six eight", "6 1", "6 0", "6 -8", "6 8.0", "6 ²"],
+        lambda v: badg_card.badg_explorer(v, "5 2"),
+    ),
+    Row(badg_card.badg_explorer, "state", ["6 " * 60], lambda v: badg_card.badg_explorer(v, "1 " * 60)),
+    Row(
+        badg_card.badg_explorer,
+        "roll",
+        STRINGS + ["", "5 x", "5", "5 2 1", "7 2", "0 1", "5.0 2"],
+        lambda v: badg_card.badg_explorer("6 8", v),
+    ),
+    Row(badg_card.badg_explorer, "seed", INTS, lambda v: badg_card.badg_explorer("6 8", "5 2", v)),
 ]
 
-EXEMPT = {}
+EXEMPT = {
+    "dicelab.badg.solver.Solution": "a result record built by solve (its methods have rows)",
+    "dicelab.badg.solver.PolicyStatistics": "a result record built by Solution.policy_statistics",
+    "dicelab.badg.tables.SolverTables": "a result record built by solver_tables",
+    "dicelab.badg.heuristic.Evaluation": "a result record built by evaluate",
+    "dicelab.badg.simulation.SimulationResult": "a result record built by simulate",
+    "dicelab.explore.badg_card.Take": "a result record built by strategy_card",
+}
