@@ -205,8 +205,13 @@ def _bytes(n: float) -> str:
 def _duration(seconds: float) -> str:
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
         if seconds >= size:
-            return f"{seconds / size:.3g} {unit}"
-    return f"{seconds:.3g} seconds"
+            return _plural(seconds / size, unit)
+    return _plural(seconds, "seconds")
+
+
+def _plural(amount: float, unit: str) -> str:
+    text = f"{amount:.3g}"
+    return f"{text} {unit[:-1] if text == '1' else unit}"
 
 
 def check_cost(name: str, value, *, memory: float = 0, steps: float = 0, what: str = "") -> None:

@@ -1,16 +1,19 @@
 """Two-player zero-sum matrix games: value and optimal mixed strategies.
 
-Serves the game-theory part of ``simultaneous-pig.txt`` (notebook 03, part 2). The row
+Serves the game-theory part of the simultaneous Pig paper (notebook 03, part 2). The row
 player maximises ``x^T A y``, the column player minimises it. Solved as a linear
 programme with SciPy's HiGHS; a pure saddle point is detected first and needs no LP.
 """
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import linprog
+
+from dicelab._checks import check_cost, check_float
 
 __all__ = ["MatrixGameSolution", "solve_matrix_game", "pure_saddle_point"]
 
@@ -31,16 +34,33 @@ class MatrixGameSolution:
 
 
 def _check_matrix(A, name: str = "A") -> np.ndarray:
-    """``A`` as a non-empty, finite 2-D float array, or a ValueError naming it."""
+    """``A`` as a non-empty, finite 2-D float array, or a ValueError naming it.
+
+    Strings and booleans are not payoffs: ``"12"`` and ``[[True, False]]`` are refused.
+    """
+    if A is None or isinstance(A, str | bytes | dict):
+        raise ValueError(f"{name} must be a 2-D payoff matrix of numbers, got {A!r}")
     try:
+        raw = np.asarray(A)
         A = np.asarray(A, dtype=float)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a 2-D payoff matrix of numbers") from None
+    numbers_only = raw.dtype.kind in "iuf" or (
+        raw.dtype.kind == "O"
+        and all(isinstance(a, numbers.Real) and not isinstance(a, bool) for a in raw.flat)
+    )
+    if not numbers_only:
+        raise ValueError(f"{name} must be a 2-D payoff matrix of numbers, got entries of dtype {raw.dtype}")
     if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
         raise ValueError(f"{name} must be a non-empty 2-D payoff matrix, got shape {A.shape}")
     if not np.isfinite(A).all():
         raise ValueError(f"{name} must hold finite payoffs")
     return A
+
+
+def _check_tol(tol) -> float:
+    """``tol``, the relative gap allowed between maximin and minimax, a real number ``>= 0``."""
+    return check_float("tol", tol, 0)
 
 
 def pure_saddle_point(A, tol: float = 1e-13) -> tuple[int, int] | None:
@@ -63,7 +83,7 @@ def pure_saddle_point(A, tol: float = 1e-13) -> tuple[int, int] | None:
     >>> pure_saddle_point([[1, -1], [-1, 1]]) is None
     True
     """
-    A = _check_matrix(A)
+    A, tol = _check_matrix(A), _check_tol(tol)
     row_min = A.min(axis=1)
     col_max = A.max(axis=0)
     r, c = int(row_min.argmax()), int(col_max.argmin())
@@ -92,12 +112,14 @@ def solve_matrix_game(A, tol: float = 1e-13) -> MatrixGameSolution:
     >>> round(sol.value, 12), sol.row.round(12).tolist(), sol.col.round(12).tolist(), sol.pure
     (0.75, [0.5, 0.5], [0.5, 0.5], False)
     """
-    A = _check_matrix(A)
+    A, tol = _check_matrix(A), _check_tol(tol)
     m, n = A.shape
     saddle = pure_saddle_point(A, tol)
     if saddle is not None:
         r, c = saddle
         return MatrixGameSolution(float(A[r, c]), np.eye(m)[r], np.eye(n)[c], True)
+    # the LP's constraint matrices (about 2 m n floats) and HiGHS's copies; simplex pivots on them
+    check_cost("A", A.shape, memory=48.0 * m * n, steps=float(min(m, n)) ** 2 * max(m, n), what="the LP")
     # variables (x_1..x_m, v); minimise -v
     cost = np.zeros(m + 1)
     cost[-1] = -1.0

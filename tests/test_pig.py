@@ -262,7 +262,7 @@ def test_the_same_loops_converge_within_their_default_budget():
         (lambda: pig.best_response(np.zeros((6, 6), int)), "opponent is not a valid policy: hold values"),
         (lambda: pig.best_response(np.ones((6, 6))), "integer hold values"),
         (lambda: pig.best_response(np.ones((6, 5), int)), "shape"),
-        (lambda: pig.best_response(pig.hold_at(3, 6), tie=2), "tie must be in"),
+        (lambda: pig.best_response(pig.hold_at(3, 6), tie=2), "tie must be >= 0 and <= 1"),
         (lambda: pig.win_probability(pig.hold_at(3, 6), pig.hold_at(3, 7)), "policy_b must have shape"),
         (lambda: pig.best_response_3p(pig.hold_at(3, 6).two_player(), pig.hold_at(3, 6)), "simple policy"),
         (lambda: pig.sequential_optimal(0), "goal must be >= 1"),
@@ -466,7 +466,7 @@ def test_best_response_to_a_mixed_opponent(goal):
     mine = np.eye(goal)[res.policy.table - 1]
     lo = 1 - pig.best_response_mixed(mine.transpose(1, 0, 2)).values.T
     assert pig.exploitability(mine, coin) == pytest.approx((res.values - lo).max(), abs=1e-13)
-    with pytest.raises(ValueError, match="opponent must hold probabilities"):
+    with pytest.raises(ValueError, match="opponent must hold probabilities in \\[0, 1\\]"):
         pig.best_response_mixed(np.ones((goal, goal, goal)))
 
 

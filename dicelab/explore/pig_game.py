@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dicelab import pig
-from dicelab._checks import check_int
+from dicelab._checks import check_choice, check_int, check_sequence
 from dicelab.explore._widgets import Explorer, _guarded, _table
 
 OPPONENTS = ("hold_at", "best_response", "equilibrium")
@@ -30,7 +30,24 @@ class PigOpponent:
     mixed: np.ndarray = field(repr=False)
 
     def choices(self, i: int, j: int) -> np.ndarray:
-        """A's win probability for each hold value ``k = 1..goal-i`` this turn, optimal play after it."""
+        """A's win probability for each hold value ``k = 1..goal-i`` this turn, optimal play after it.
+
+        Parameters
+        ----------
+        i, j : int
+            A's and B's scores, below ``goal``.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``q[k-1]`` for ``k = 1..goal-i``.
+
+        Examples
+        --------
+        >>> pig_opponent("hold_at", 3, goal=10).choices(5, 0).round(4).tolist()  # A needs 5 points
+        [0.8406, 0.8406, 0.8666, 0.8966, 0.9316]
+        """
+        i, j = check_int("i", i, 0, self.goal - 1), check_int("j", j, 0, self.goal - 1)
         A, C = pig.stage_game(self.values, i, j)
         y = self.mixed[i, j, : self.goal - j]
         return (A + C * self.values[i, j]) @ y
@@ -45,7 +62,6 @@ def _pure(table: np.ndarray) -> np.ndarray:
     return mixed
 
 
-@functools.lru_cache(maxsize=8)
 def pig_opponent(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL) -> PigOpponent:
     """Player B of :data:`OPPONENTS`, and A's best response to it (cached).
 
@@ -69,12 +85,16 @@ def pig_opponent(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL)
     >>> int(q.argmax()) + 1, round(float(q.max()), 4)   # A's best hold value at the start, and its value
     (21, 0.5231)
     """
-    if kind not in OPPONENTS:
-        raise ValueError(f"kind must be one of {OPPONENTS}, got {kind!r}")
+    kind = check_choice("kind", kind, OPPONENTS)
     goal = check_int("goal", goal, 10, pig.GOAL)
     if kind == "equilibrium":
+        check_int("n", n, 1)
         return _equilibrium(goal)
-    n = check_int("n", n, 1, goal)
+    return _hold_opponent(kind, check_int("n", n, 1, goal), goal)
+
+
+@functools.lru_cache(maxsize=8)
+def _hold_opponent(kind: str, n: int, goal: int) -> PigOpponent:
     b = pig.hold_at(n, goal)
     name = f"hold at {n}"
     if kind == "best_response":
@@ -88,15 +108,55 @@ def _equilibrium(goal: int) -> PigOpponent:
     return PigOpponent("the equilibrium", goal, eq.values, eq.opponent)
 
 
+def _winner(scores: tuple[int, int], goal: int) -> str:
+    """``"A"``, ``"B"`` or ``"tie"`` for who has reached ``goal``; ``""`` while nobody has."""
+    i, j = scores
+    return "tie" if i >= goal and j >= goal else "A" if i >= goal else "B" if j >= goal else ""
+
+
 @dataclass(frozen=True)
 class PigGame:
     """A game in progress: the scores, the turns played (``(k, A's rolls, k', B's rolls)``), and
-    ``winner`` (``"A"``, ``"B"``, ``"tie"``, or ``""`` while it goes on)."""
+    ``winner`` (``"A"``, ``"B"``, ``"tie"``, or ``""`` while it goes on).
+
+    Parameters
+    ----------
+    goal : int
+        The target score, ``10..100`` (that of the opponents of :func:`pig_opponent`).
+    scores : (int, int)
+        A's and B's scores, ``0..goal+5`` (a last turn may overshoot the goal by up to 5).
+    turns : tuple
+        The turns so far, each ``(k, A's rolls, k', B's rolls)``.
+    winner : str
+        Who has won; it must agree with ``scores``.
+
+    Examples
+    --------
+    >>> PigGame(20).scores, PigGame(20, (21, 3), winner="A").winner
+    ((0, 0), 'A')
+    """
 
     goal: int
     scores: tuple[int, int] = (0, 0)
     turns: tuple = ()
     winner: str = ""
+
+    def __post_init__(self):
+        goal = check_int("goal", self.goal, 10, pig.GOAL)
+        scores = check_sequence("scores", self.scores, what="scores (A's, B's)")
+        if len(scores) != 2:
+            raise ValueError(f"scores must be two scores (A's, B's), got {self.scores!r}")
+        scores = tuple(check_int("scores", s, 0, goal + 5) for s in scores)
+        turns = check_sequence(
+            "turns", self.turns, what="turns (k, A's rolls, k', B's rolls)", nonempty=False
+        )
+        if not all(isinstance(t, tuple) and len(t) == 4 for t in turns):
+            raise ValueError("turns must hold tuples (k, A's rolls, k', B's rolls)")
+        winner = check_choice("winner", self.winner, ("", "A", "B", "tie"))
+        if winner != _winner(scores, goal):
+            raise ValueError(f"winner must be {_winner(scores, goal)!r} at scores {scores}, got {winner!r}")
+        for name, value in (("goal", goal), ("scores", scores), ("turns", turns)):
+            object.__setattr__(self, name, value)
 
 
 def _turn(k: int, rng) -> tuple[int, ...]:
@@ -134,6 +194,14 @@ def pig_play(game: PigGame, opponent: PigOpponent, k: int, rng) -> PigGame:
     >>> game.turns[0][2], game.scores[1] == (sum(game.turns[0][3]) if 1 not in game.turns[0][3] else 0)
     (3, True)
     """
+    if not isinstance(game, PigGame):
+        raise ValueError(f"game must be a PigGame, got {game!r}")
+    if not isinstance(opponent, PigOpponent):
+        raise ValueError(f"opponent must be a PigOpponent (see pig_opponent), got {opponent!r}")
+    if opponent.goal != game.goal:
+        raise ValueError(f"opponent plays to goal {opponent.goal}, the game to {game.goal}")
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {rng!r}")
     if game.winner:
         raise ValueError(f"the game is over ({game.winner}): start a new one")
     i, j = game.scores
@@ -141,9 +209,7 @@ def pig_play(game: PigGame, opponent: PigOpponent, k: int, rng) -> PigGame:
     k_b = int(rng.choice(np.arange(1, game.goal - j + 1), p=opponent.mixed[i, j, : game.goal - j]))
     a, b = _turn(k, rng), _turn(k_b, rng)
     i, j = i + (0 if 1 in a else sum(a)), j + (0 if 1 in b else sum(b))
-    g = game.goal
-    winner = "tie" if i >= g and j >= g else "A" if i >= g else "B" if j >= g else ""
-    return PigGame(g, (i, j), game.turns + ((k, a, k_b, b),), winner)
+    return PigGame(game.goal, (i, j), game.turns + ((k, a, k_b, b),), _winner((i, j), game.goal))
 
 
 def _pig_view(game: PigGame, opp: PigOpponent) -> str:
@@ -170,14 +236,39 @@ def _pig_view(game: PigGame, opp: PigOpponent) -> str:
     return "".join(lines) + _table(["hold at k", "win probability", "cost"], rows)
 
 
+_GOALS = (20, 30, 50, 100)
+"""The goals the explorer offers."""
+
+
 def pig_explorer(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL, seed: int = 1) -> Explorer:
     """Play simultaneous Pig: choose a hold value each turn and watch your win probability.
 
+    Parameters
+    ----------
+    kind : {"hold_at", "best_response", "equilibrium"}
+        The opponent to start with (:func:`pig_opponent`).
+    n : int
+        Its hold value, ``1..100``.
+    goal : {20, 30, 50, 100}
+        The target score to start with.
+    seed : int
+        Seeds the dice, ``>= 0``.
+
+    Returns
+    -------
+    Explorer
+
+    Examples
+    --------
     >>> ex = pig_explorer(goal=20, n=5)
     >>> ex.controls["play"].click()
     >>> "Turn 1" in ex.panes["game"].value
     True
     """
+    kind = check_choice("kind", kind, OPPONENTS)
+    n = check_int("n", n, 1, pig.GOAL)
+    goal = check_choice("goal", check_int("goal", goal, 20), _GOALS)
+    seed = check_int("seed", seed, 0)
     import ipywidgets as w
 
     who = w.Dropdown(
@@ -190,7 +281,7 @@ def pig_explorer(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL,
         description="opponent",
     )
     hold_n = w.IntSlider(value=n, min=1, max=pig.GOAL, description="n")
-    target = w.Dropdown(options=[20, 30, 50, 100], value=goal, description="goal")
+    target = w.Dropdown(options=list(_GOALS), value=goal, description="goal")
     k = w.IntSlider(value=1, min=1, max=goal, description="you hold at")
     play, new = w.Button(description="play the turn"), w.Button(description="new game")
     out = w.HTML()

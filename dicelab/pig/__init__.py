@@ -1,7 +1,8 @@
 """Simultaneous Pig: hold-at-k turns, best responses for two and three players, sequential Pig,
 and the game between two rational players.
 
-Serves ``simultaneous-pig.txt`` and notebook ``03_simultaneous_pig.ipynb``.
+Serves T. Zhu, M. Ma, L. Chen and Z. Liu, "Optimal strategy of the simultaneous dice game Pig
+for multiplayers" (Scientific Reports, 2023) and notebook ``03_simultaneous_pig.ipynb``.
 
 The game
 --------

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab._checks import check_bool, check_int
+from dicelab._checks import check_bool, check_cost, check_int
+from dicelab.pig.solution import _check_size
 from dicelab.pig.turns import GOAL, _check_goal
 
 __all__ = ["Policy", "hold_at"]
@@ -41,23 +42,13 @@ class Policy:
     >>> Policy([0, 1])
     Traceback (most recent call last):
     ...
-    ValueError: hold values must be in 1..2, got 0..1
+    ValueError: table is not a valid policy: hold values must be in 1..2, got 0..1
     """
 
     table: np.ndarray
 
     def __post_init__(self):
-        arr = np.asarray(self.table)
-        if arr.ndim not in (1, 2, 3) or arr.shape[0] == 0 or len(set(arr.shape)) != 1:
-            raise ValueError(
-                f"a policy table must have shape (goal,), (goal, goal) or (goal, goal, goal), got {arr.shape}"
-            )
-        if not np.issubdtype(arr.dtype, np.integer):
-            raise ValueError(f"a policy must hold integer hold values, got dtype {arr.dtype}")
-        goal = arr.shape[0]
-        if arr.min() < 1 or arr.max() > goal:
-            raise ValueError(f"hold values must be in 1..{goal}, got {arr.min()}..{arr.max()}")
-        arr = np.array(arr, dtype=np.int64)  # a private copy
+        arr = np.array(_policy_table(self.table, "table"), dtype=np.int64)  # a private copy
         arr.setflags(write=False)
         object.__setattr__(self, "table", arr)
 
@@ -124,6 +115,7 @@ def hold_at(n: int, goal: int = GOAL, *, cap: bool = True) -> Policy:
     array([3, 3, 3, 2, 1])
     """
     goal = _check_goal(goal)
+    check_cost("goal", goal, memory=24.0 * goal, what="a hold-at-n policy")
     n = check_int("n", n, 1)
     if not check_bool("cap", cap) and n > goal:
         raise ValueError(f"n must be at most goal ({goal}) without capping, got {n}")
@@ -131,24 +123,56 @@ def hold_at(n: int, goal: int = GOAL, *, cap: bool = True) -> Policy:
     return Policy(np.minimum(n, goal - own) if cap else np.full(goal, n))
 
 
+_SHAPES = "(goal,), (goal, goal) or (goal, goal, goal)"
+
+
+def _policy_table(table, name: str) -> np.ndarray:
+    """``table`` as an integer array of hold values in ``1..goal`` of a shape in :data:`_SHAPES`,
+    or a ValueError naming ``name``."""
+    if isinstance(table, Policy):
+        return table.table
+    if table is None or isinstance(table, str | bytes | dict):
+        raise ValueError(
+            f"{name} must be a policy: an array of hold values of shape {_SHAPES}, got {table!r}"
+        )
+    try:
+        arr = np.asarray(table)
+    except ValueError:  # ragged nested lists
+        raise ValueError(f"{name} must be a policy: an array of hold values of shape {_SHAPES}") from None
+    if arr.ndim not in (1, 2, 3) or arr.shape[0] == 0 or len(set(arr.shape)) != 1:
+        raise ValueError(f"{name} must be a policy table of shape {_SHAPES}, got shape {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"{name} must hold integer hold values, got dtype {arr.dtype}")
+    goal = arr.shape[0]
+    if arr.min() < 1 or arr.max() > goal:
+        raise ValueError(
+            f"{name} is not a valid policy: hold values must be in 1..{goal}, got {arr.min()}..{arr.max()}"
+        )
+    return arr
+
+
 def _as_policy(policy, name: str) -> Policy:
     """``policy`` as a :class:`Policy`, validating an array once; errors name the argument."""
-    if isinstance(policy, Policy):
-        return policy
-    try:
-        return Policy(policy)
-    except ValueError as err:
-        raise ValueError(f"{name} is not a valid policy: {err}") from None
+    return policy if isinstance(policy, Policy) else Policy(_policy_table(policy, name))
 
 
-def _resolve(goal, policies: dict, *, simple: bool = False) -> tuple:
+def _resolve(goal, policies: dict, *, simple: bool = False, cost=None, what: str = "") -> tuple:
     """The common ``goal`` and the validated policies ``{name: policy}``, as ``(goal, *policies)``.
 
     ``goal=None`` takes the goal of the first policy. With ``simple`` every policy must be
-    simple (an opponent of three players); otherwise simple or two-player.
+    simple (an opponent of three players); otherwise simple or two-player. ``cost(goal)``
+    gives the solver's own ``(memory, steps)``, checked against the budget (``what``) before
+    any work.
     """
     checked = {name: _as_policy(p, name) for name, p in policies.items()}
-    goal = next(iter(checked.values())).goal if goal is None else _check_goal(goal)
+    if goal is None:
+        first = next(iter(checked))
+        goal, blame = checked[first].goal, f"{first}'s goal"
+    else:
+        goal, blame = _check_goal(goal), "goal"
+    if cost is not None:
+        memory, steps = cost(goal)
+        _check_size(blame, goal, goal, memory=memory, steps=steps, what=what)
     for name, p in checked.items():
         if simple and not p.simple:
             raise ValueError(

@@ -15,12 +15,14 @@ The best responses return the same :class:`~dicelab.pig.BestResponse` as the fas
 
 from __future__ import annotations
 
+import math
+import numbers
 from fractions import Fraction
 from functools import cache
 
 import numpy as np
 
-from dicelab._checks import check_int
+from dicelab._checks import check_cost, check_int
 from dicelab.pig import _kernels
 from dicelab.pig.policy import Policy, _resolve
 from dicelab.pig.solution import BestResponse, _check_budget, _check_tie, _check_tol, _iterate
@@ -71,8 +73,10 @@ def paper_value_iteration(
     >>> bool(abs(vi.values - pig.best_response(h).values).max() < 1e-10), vi.iterations > 1
     (True, True)
     """
-    goal, opp = _resolve(goal, {"opponent": opponent})
     tie, tol, max_iter = _check_tie(tie), _check_tol(tol), _check_budget(max_iter)
+    goal, opp = _resolve(
+        goal, {"opponent": opponent}, cost=lambda g: _sweeps_cost(g, max_iter), what="value iteration"
+    )
     T, opp = _hold_table(goal), opp.two_player()
     W = _kernels.padded_values(goal, tie)
     pol = np.zeros((goal, goal), dtype=np.int64)
@@ -84,9 +88,67 @@ def paper_value_iteration(
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), iterations, True)
 
 
+def _sweeps_cost(goal: int, max_iter: int) -> tuple[float, float]:
+    """``(bytes, steps)`` of :func:`paper_value_iteration`: ``goal^3`` steps a sweep, as
+    :func:`dicelab.pig.best_response`; the sweeps needed grow slowly with the goal (56 at goal
+    50, 78 at 200, measured: about ``50 + goal / 7``)."""
+    return 24.0 * goal**2, float(goal) ** 3 * min(max_iter, 50 + goal / 7)
+
+
+_FRACTION_BYTES = 500.0
+"""Bytes of one value in exact fractions (numerator and denominator of a few hundred bits)."""
+
+_FRACTION_STEPS = 1_500.0
+"""Steps of one ``Fraction`` multiply-add (about 15 microseconds, measured on these values)."""
+
+
+def _exact_cost(players: int):
+    """``cost(goal)`` of the exact best response with ``players`` players: a ``Fraction`` per state;
+    each of the ``goal^(players-1)`` states weighs up to ``goal`` hold values against the
+    ``7^players`` outcomes of a turn."""
+
+    def cost(goal: int) -> tuple[float, float]:
+        states = float(goal) ** players
+        return _FRACTION_BYTES * states, _FRACTION_STEPS * 7**players * states * goal / 2
+
+    return cost
+
+
 def _exact_tie(tie) -> Fraction:
+    """``tie`` as an exact fraction in [0, 1] (a float converts to the number it holds)."""
     _check_tie(tie)
-    return Fraction(tie)
+    return Fraction(tie) if isinstance(tie, numbers.Rational) else Fraction(float(tie))
+
+
+def _exact_values(values) -> np.ndarray:
+    """``values`` as a square object array of finite fractions and floats, or a ValueError naming it."""
+    square = "values must be a square (goal, goal) array of numbers (floats or fractions)"
+    if values is None or isinstance(values, str | bytes | dict):
+        raise ValueError(f"{square}, got {values!r}")
+    try:
+        arr = np.asarray(values, dtype=object)
+    except ValueError:  # ragged nested lists
+        raise ValueError(f"{square}, got {values!r}"[:300]) from None
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.size == 0:
+        raise ValueError(f"{square}, got shape {arr.shape}")
+    out = np.empty(arr.shape, dtype=object)
+    for index, v in np.ndenumerate(arr):
+        if isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Real) or not math.isfinite(v):
+            raise ValueError(f"values must hold finite numbers (floats or fractions), got {v!r} at {index}")
+        out[index] = v if isinstance(v, numbers.Rational) else float(v)
+    return out
+
+
+def _exact_state(values, i, j, tie, steps: float) -> tuple:
+    """``(values, i, j, tie)`` checked for the exact stage game at ``(i, j)``, which costs
+    ``steps`` steps and a few ``Fraction`` values per entry."""
+    values = _exact_values(values)
+    goal = values.shape[0]
+    i, j = check_int("i", i, 0, goal - 1), check_int("j", j, 0, goal - 1)
+    entries = float(goal - i) * (goal - j)
+    what = "a stage game in exact fractions"
+    check_cost("values' goal", goal, memory=3 * _FRACTION_BYTES * entries, steps=steps * entries, what=what)
+    return values, i, j, _exact_tie(tie)
 
 
 def exact_best_response(opponent, goal: int | None = None, *, tie=Fraction(1, 2)) -> BestResponse:
@@ -114,8 +176,9 @@ def exact_best_response(opponent, goal: int | None = None, *, tie=Fraction(1, 2)
     >>> res.value, res.policy[0, 0]
     (Fraction(217, 338), np.int64(4))
     """
-    goal, opp = _resolve(goal, {"opponent": opponent})
-    tie, opp = _exact_tie(tie), opp.two_player()
+    tie = _exact_tie(tie)
+    goal, opp = _resolve(goal, {"opponent": opponent}, cost=_exact_cost(2), what="the exact best response")
+    opp = opp.two_player()
     dist = {k: dict(_hold(k)) for k in range(1, goal + 1)}
     win = np.empty((goal, goal), dtype=object)
 
@@ -161,7 +224,8 @@ def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> Bes
     >>> exact_best_response_3p(hold_at(1, goal=3), hold_at(2, goal=3)).value
     Fraction(2541544253, 6425101707)
     """
-    goal, o1, o2 = _resolve(goal, {"opponent1": opponent1, "opponent2": opponent2}, simple=True)
+    policies = {"opponent1": opponent1, "opponent2": opponent2}
+    goal, o1, o2 = _resolve(goal, policies, simple=True, cost=_exact_cost(3), what="the exact best response")
     dist = {k: dict(_hold(k)) for k in range(1, goal + 1)}
     win = np.empty((goal, goal, goal), dtype=object)
     pol = np.zeros((goal, goal, goal), dtype=np.int64)
@@ -219,12 +283,17 @@ def exact_stage_game(values, i: int, j: int, *, tie=Fraction(1, 2)) -> tuple[np.
     >>> A[0, 0], C[0, 0]
     (Fraction(35, 72), Fraction(1, 36))
     """
-    values = np.asarray(values, dtype=object)
-    if values.ndim != 2 or values.shape[0] != values.shape[1] or values.shape[0] == 0:
-        raise ValueError(f"values must be a square (goal, goal) array, got shape {values.shape}")
+    return _stage_game(*_exact_state(values, i, j, tie, _STAGE_STEPS))
+
+
+_STAGE_STEPS = 15_000.0
+"""Steps per entry of :func:`exact_stage_game`: about 13 ``Fraction`` operations (11,000 to 14,000
+steps, measured at goals 50 to 200)."""
+
+
+def _stage_game(values, i: int, j: int, tie: Fraction) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`exact_stage_game` on checked arguments."""
     goal = values.shape[0]
-    i, j = check_int("i", i, 0, goal - 1), check_int("j", j, 0, goal - 1)
-    tie = _exact_tie(tie)
     dist = {k: [(x, p) for x, p in _hold(k) if p] for k in range(1, goal + 1)}
     na, nb = goal - i, goal - j
 
@@ -299,6 +368,17 @@ def exact_pure_bounds(values, i: int, j: int, *, tie=Fraction(1, 2)) -> tuple[Fr
     >>> lower == upper == Fraction(1, 2)
     True
     """
-    A, C = exact_stage_game(values, i, j, tie=tie)
-    start = Fraction(np.asarray(values, dtype=object)[i, j])
+    return _pure_bounds(*_exact_state(values, i, j, tie, _BOUNDS_STEPS))
+
+
+_BOUNDS_STEPS = 17_000.0
+"""Steps per entry of :func:`exact_pure_bounds`: the stage game and a few exact Newton steps
+(measured: 16,800 at state (0, 0) of goal 200; 13,000 on average over the states that
+:func:`dicelab.pig.equilibrium` decides exactly at goals 250 and 300)."""
+
+
+def _pure_bounds(values, i: int, j: int, tie: Fraction) -> tuple[Fraction, Fraction]:
+    """:func:`exact_pure_bounds` on checked arguments (``values`` an object array)."""
+    A, C = _stage_game(values, i, j, tie)
+    start = Fraction(values[i, j])
     return _pure_fixed_point(A, C, start, "A"), _pure_fixed_point(A, C, start, "B")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dicelab._checks import check_cost, check_int
 from dicelab.pig import _kernels
 from dicelab.pig.solution import Solution, _check_budget, _check_converged, _check_tol
 from dicelab.pig.turns import GOAL, _check_goal
@@ -49,6 +50,7 @@ class SequentialSolution(Solution):
         >>> sequential_optimal(goal=20).first_hold(10, 0)
         10
         """
+        i, j = check_int("i", i, 0, self.goal - 1), check_int("j", j, 0, self.goal - 1)
         for t in range(1, self.goal - i):
             if not self.policy[i, j, t]:
                 return t
@@ -77,6 +79,11 @@ def sequential_optimal(goal: int = GOAL, *, tol: float = 1e-13, max_iter: int = 
     """
     goal = _check_goal(goal)
     tol, max_iter = _check_tol(tol), _check_budget(max_iter)
+    # values (float) and decisions (bool) for every (i, j, t); each pair of score states iterates
+    # two turns of up to goal turn totals, five rolls each (about 8 iterations a pair on average
+    # at the default tol, measured)
+    steps = 2.5 * float(goal) ** 3 * min(max_iter, 8)
+    check_cost("goal", goal, memory=9.0 * float(goal) ** 3, steps=steps, what="classic Pig's optimal play")
     win, roll, iterations, residual = _kernels.sequential_pairs(goal, tol, max_iter)
     iterations = _check_converged("sequential Pig's pair iteration", iterations, residual, tol, max_iter)
     return SequentialSolution(goal, win, roll, iterations, True)

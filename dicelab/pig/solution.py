@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab._checks import check_int
+from dicelab._checks import check_cost, check_float, check_int
+from dicelab.pig.turns import _table_cost
 
 __all__ = ["NotConverged", "Solution", "BestResponse"]
 
@@ -73,18 +74,26 @@ def _check_tol(tol) -> float:
 
 
 def _check_budget(max_iter) -> int:
-    return check_int("max_iter", max_iter, 1)
+    """``max_iter >= 1`` as an int, at most ``2^63 - 1`` (the kernels count in int64; no loop gets there)."""
+    return min(check_int("max_iter", max_iter, 1), 2**63 - 1)
 
 
 def _check_tie(tie) -> float:
     """``tie`` (A's reward when both players reach the goal together) as a float in [0, 1]."""
-    try:
-        value = float(tie)
-    except (TypeError, ValueError):
-        raise ValueError(f"tie must be a number in [0, 1], got {tie!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"tie must be in [0, 1], got {tie!r}")
-    return value
+    return check_float("tie", tie, 0, 1)
+
+
+def _check_size(name: str, value, goal: int, *, memory: float = 0.0, steps: float = 0.0, what: str) -> None:
+    """Refuse a solve on ``goal`` beyond the budget (:func:`dicelab._checks.check_cost`).
+
+    ``memory`` and ``steps`` are the solver's own; every solver also builds the hold table
+    (:func:`dicelab.pig.turns._table_cost`) and the padded values, ``(2 goal + 6)^2`` floats.
+    A step is one pass of a kernel's innermost loop over hold values or turn totals (a few
+    multiply-adds), timed at about ``10^8`` a second.
+    """
+    table_memory, table_steps = _table_cost(goal)
+    memory += table_memory + 8.0 * (2 * goal + 6) ** 2
+    check_cost(name, value, memory=memory, steps=steps + table_steps, what=what)
 
 
 @dataclass(frozen=True, eq=False)

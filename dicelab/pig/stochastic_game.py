@@ -35,12 +35,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_int
+from dicelab._checks import check_array, check_cost, check_float, check_int
 from dicelab.games import MatrixGameSolution, _check_matrix
 from dicelab.pig import _kernels, _stage
 from dicelab.pig.policy import Policy, hold_at
-from dicelab.pig.reference import exact_pure_bounds
-from dicelab.pig.solution import NotConverged, Solution, _check_budget, _check_tie, _check_tol
+from dicelab.pig.reference import _BOUNDS_STEPS, _pure_bounds
+from dicelab.pig.solution import NotConverged, Solution, _check_budget, _check_size, _check_tie, _check_tol
 from dicelab.pig.turns import GOAL, _check_goal, _hold, _hold_table
 
 __all__ = [
@@ -64,9 +64,10 @@ def _padded(values, tie) -> np.ndarray:
 
 
 def _check_values(values) -> np.ndarray:
-    values = np.asarray(values, dtype=float)
-    if values.ndim != 2 or values.shape[0] != values.shape[1] or values.shape[0] == 0:
-        raise ValueError(f"values must be a square (goal, goal) array, got shape {values.shape}")
+    """``values`` as a square ``(goal, goal)`` float array of finite numbers, within the budget."""
+    values = check_array("values", values, ndim=2, square=True)
+    goal = values.shape[0]
+    _check_size("values' goal", goal, goal, memory=24.0 * goal**2, steps=14.0 * goal**2, what="a stage game")
     return values
 
 
@@ -156,6 +157,7 @@ def solve_stage_game(A, C, *, tol: float = 1e-14, max_iter: int = 200) -> Matrix
     (0.65, [0.5, 0.5], False)
     """
     A = _check_matrix(A, "A")
+    check_cost("A", A.shape, memory=32.0 * A.size, what="a stage game's checks")
     z, w = _rank_one(C, A.shape)
     tol, max_iter = _check_tol(tol), _check_budget(max_iter)
     (na, nb), x, y = A.shape, np.zeros(A.shape[0]), np.zeros(A.shape[1])
@@ -183,12 +185,14 @@ def _response_values(strategy, tie) -> np.ndarray:
 
 
 def _check_strategy(name, strategy, goal=None) -> np.ndarray:
-    s = np.asarray(strategy, dtype=float)
+    """``strategy[i, j, k-1]`` as a ``(goal, goal, goal)`` float array of probabilities in [0, 1]
+    that sum to 1 in every state (the goal its own side unless given), or a ValueError naming it."""
+    s = check_array(name, strategy, ndim=3)
     goal = s.shape[0] if goal is None else goal
     if s.shape != (goal, goal, goal):
         raise ValueError(f"{name} must have shape (goal, goal, goal) = {(goal,) * 3}, got {s.shape}")
-    if s.min() < 0 or not np.allclose(s.sum(axis=2), 1, rtol=0, atol=1e-9):
-        raise ValueError(f"{name} must hold probabilities that sum to 1 in every state")
+    if s.min() < 0 or s.max() > 1 + 1e-9 or not np.allclose(s.sum(axis=2), 1, rtol=0, atol=1e-9):
+        raise ValueError(f"{name} must hold probabilities in [0, 1] that sum to 1 in every state")
     return s
 
 
@@ -221,7 +225,9 @@ def exploitability(policy, opponent, *, tie=0.5) -> float:
     """
     policy = _check_strategy("policy", policy)
     opponent = _check_strategy("opponent", opponent, policy.shape[0])
-    tie = _check_tie(tie)
+    tie, goal = _check_tie(tie), policy.shape[0]
+    steps = 2 * float(goal) ** 3 * (2 + np.log2(goal))  # two best responses to mixed strategies
+    _check_size("policy's goal", goal, goal, memory=40.0 * goal**3, steps=steps, what="the exploitability")
     hi = _response_values(opponent, tie)
     lo = 1.0 - _response_values(policy.transpose(1, 0, 2), 1.0 - tie).T
     return float((hi - lo).max())
@@ -278,6 +284,11 @@ class Equilibrium(Solution):
         return Policy((self.opponent.argmax(axis=2) + 1).T)
 
 
+_STRATEGIES_BYTES = 48.0
+"""Bytes per ``goal^3`` of :func:`equilibrium` and :func:`svima`: both players' strategies
+(``16 goal^3``), and the mixed strategies sorted for :func:`exploitability` (at most ``32 goal^3``)."""
+
+
 def _state_order(goal: int, symmetric: bool) -> np.ndarray:
     """States in reverse order (``i`` then ``j`` descending); only ``j >= i`` if ``symmetric``."""
     return np.array(
@@ -322,7 +333,10 @@ def equilibrium(
     max_iter : int
         Rounds of the double oracle per state; :class:`~dicelab.pig.NotConverged` beyond.
     exact_band : float
-        States whose margin is below it are classified pure or mixed in exact arithmetic.
+        States whose margin is below it are classified pure or mixed in exact arithmetic,
+        in ``[0, 1]``. Their number is known only after the float sweep, and a goal whose
+        exact decisions would exceed the time budget is refused then (at the default band,
+        goals beyond about 330: their number grows fast, 82 at goal 200, 2,598 at 300).
 
     Returns
     -------
@@ -338,8 +352,10 @@ def equilibrium(
     """
     goal, tie = _check_goal(goal), _check_tie(tie)
     tol, max_iter = _check_tol(tol), _check_budget(max_iter)
-    if isinstance(exact_band, bool) or not isinstance(exact_band, (int, float)) or not 0 <= exact_band <= 1:
-        raise ValueError(f"exact_band must be a number in [0, 1], got {exact_band!r}")
+    exact_band = check_float("exact_band", exact_band, 0, 1)
+    _check_size(
+        "goal", goal, goal, memory=_STRATEGIES_BYTES * goal**3, steps=goal**4 / 2, what="the equilibrium"
+    )
     symmetric = tie == 0.5
     T = _hold_table(goal)
     W = _kernels.padded_values(goal, tie)
@@ -354,8 +370,13 @@ def equilibrium(
     values = W[:goal, :goal].copy()
     pure = (kernel == 1) | (margin <= 0)
     close = [(i, j) for i, j in order if margin[i, j] < exact_band]
+    steps = _BOUNDS_STEPS * sum(float(goal - i) * (goal - j) for i, j in close)
+    check_cost(
+        "goal", goal, steps=steps, what=f"deciding {len(close)} states in exact fractions (exact_band)"
+    )
+    exact_values = values.astype(object)
     for i, j in close:  # decided exactly: a pure saddle point exists iff the pure bounds meet
-        lower, upper = exact_pure_bounds(values, int(i), int(j), tie=Fraction(tie))
+        lower, upper = _pure_bounds(exact_values, int(i), int(j), Fraction(tie))
         pure[i, j] = lower == upper
         if symmetric:
             pure[j, i] = pure[i, j]
@@ -394,6 +415,7 @@ def svima(goal: int = GOAL, *, tie=0.5, tol: float = 1e-15, max_iter: int = 200)
     """
     goal, tie = _check_goal(goal), _check_tie(tie)
     tol, max_iter = _check_tol(tol), _check_budget(max_iter)
+    _check_size("goal", goal, goal, memory=_STRATEGIES_BYTES * goal**3, steps=goal**4 / 2, what="SVIMA")
     W = _kernels.padded_values(goal, tie)
     ka, kb = np.zeros((goal, goal), dtype=np.int64), np.zeros((goal, goal), dtype=np.int64)
     iterations, residual = _stage.svima_sweep(goal, _hold_table(goal), W, tol, max_iter, ka, kb)
@@ -490,9 +512,15 @@ def symmetric_value_iteration(
     """
     goal = _check_goal(goal)
     sweeps = check_int("sweeps", sweeps, 2)
-    tie, tol = _check_tie(tie), _check_tol(tol)
+    tie, tol, start = _check_tie(tie), _check_tol(tol), check_int("start", start, 1)
+    kept = 32.0 * goal**2  # the values and policies of a sweep, kept and then stacked
+    _check_size("goal", goal, goal, memory=2 * kept, steps=float(goal) ** 3, what="a sweep")
+    what = f"the sweeps at goal {goal}"
+    _check_size(
+        "sweeps", sweeps, goal, memory=(sweeps + 1) * kept, steps=sweeps * float(goal) ** 3, what=what
+    )
     T = _hold_table(goal)
-    pol = hold_at(check_int("start", start, 1), goal).two_player()
+    pol = hold_at(start, goal).two_player()
     W = _kernels.padded_values(goal, tie)
     policies, values = [pol.copy()], [W[:goal, :goal].copy()]
     for _ in range(sweeps):

@@ -19,6 +19,12 @@ from dicelab.pig.turns import _hold_table
 __all__ = ["best_response_3p"]
 
 
+def _sweep_cost(goal: int) -> tuple[float, float]:
+    """``(bytes, steps)`` of the three-player sweep: ``win``, ``policy`` and its copy, and the running
+    average ``E`` (``32 goal^3`` bytes); each of the ``goal^3`` states weighs up to ``goal`` hold values."""
+    return 32.0 * float(goal) ** 3 + 8.0 * 6 * goal**2, float(goal) ** 4 / 2
+
+
 def best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
     """A's best hold-at-k response against two opponents with simple strategies.
 
@@ -44,6 +50,9 @@ def best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestRespo
     >>> res.values.shape, res.policy[0, 0, 0], round(res.value, 6)
     ((6, 6, 6), np.int64(6), 0.637079)
     """
-    goal, o1, o2 = _resolve(goal, {"opponent1": opponent1, "opponent2": opponent2}, simple=True)
+    policies = {"opponent1": opponent1, "opponent2": opponent2}
+    goal, o1, o2 = _resolve(
+        goal, policies, simple=True, cost=_sweep_cost, what="a three-player best response"
+    )
     win, pol = _kernels.best_response_3p_sweep(goal, _hold_table(goal), o1.table.copy(), o2.table.copy())
     return BestResponse(goal, win, Policy(pol), 1, True)

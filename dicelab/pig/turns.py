@@ -1,7 +1,7 @@
 """One turn of Pig under "hold at k": the exact distribution of the turn total ``X_k``.
 
 Serves the paper's section "Distribution calculation" (Tables 1 and 2) and "Infinite number
-of players" (``simultaneous-pig.txt``).
+of players" (the simultaneous Pig paper).
 
 ``X_k`` is the turn total of a player who rolls until the total is at least ``k``: ``0`` after
 a 1, otherwise one of ``k, ..., k+5``. The paper's recursion builds ``X_{k+1}`` from ``X_k``:
@@ -18,7 +18,7 @@ from functools import cache
 
 import numpy as np
 
-from dicelab._checks import check_int
+from dicelab._checks import check_cost, check_int
 
 __all__ = ["GOAL", "hold_distribution", "hold_table", "one_turn_win", "deviation_threshold"]
 
@@ -34,36 +34,50 @@ _HOLDS: list[tuple[tuple[int, Fraction], ...]] = []  # X_1, X_2, ... as computed
 _KEEP = 1000
 
 
-def _next_hold(k: int, prev: dict[int, Fraction]) -> dict[int, Fraction]:
-    """The distribution of ``X_k`` from that of ``X_{k-1}`` (the paper's recursion)."""
-    base = prev.get(k - 1, Fraction(0))  # P(X_{k-1} = k-1): the player must roll again
-    dist = {0: prev[0] + base / 6}
-    dist[k] = prev.get(k, Fraction(0))
+def _next_hold(k: int, prev: dict[int, int]) -> dict[int, int]:
+    """Numerators of ``X_k`` over ``6^k`` from those of ``X_{k-1}`` over ``6^(k-1)``: the paper's recursion.
+
+    Over the common denominator ``6^k`` no fraction needs reducing: each step is a few
+    additions of integers of about ``2.6 k`` bits.
+    """
+    base = prev.get(k - 1, 0)  # P(X_{k-1} = k-1): the player must roll again
+    dist = {0: 6 * prev[0] + base}
+    dist[k] = 6 * prev.get(k, 0)
     for x in range(k + 1, k + 4 + 1):
-        dist[x] = prev.get(x, Fraction(0)) + base / 6
-    dist[k + 5] = base / 6  # the corrected last case: (1/6) P_{X_{k-1}}(k-1)
+        dist[x] = 6 * prev.get(x, 0) + base
+    dist[k + 5] = base  # the corrected last case: (1/6) P_{X_{k-1}}(k-1)
     return dist
 
 
+def _numerators(last: int):
+    """``(k, {x: n})`` for ``k = 1..last`` with ``P(X_k = x) = n / 6^k``, iteratively (no depth limit)."""
+    dist = {0: 1, 1: 0} | {x: 1 for x in range(2, 7)}
+    for k in range(1, last + 1):
+        if k > 1:
+            dist = _next_hold(k, dist)
+        yield k, dist
+
+
+def _fractions(k: int, dist: dict[int, int]) -> tuple[tuple[int, Fraction], ...]:
+    return tuple(sorted((x, Fraction(n, 6**k)) for x, n in dist.items()))
+
+
 def _hold(k: int) -> tuple[tuple[int, Fraction], ...]:
-    """``X_k`` as sorted (value, probability) pairs, iteratively: no recursion depth limit."""
-    if not _HOLDS:
-        _HOLDS.append(
-            tuple(
-                sorted(
-                    ({0: Fraction(1, 6), 1: Fraction(0)} | {x: Fraction(1, 6) for x in range(2, 7)}).items()
-                )
-            )
-        )
+    """``X_k`` as sorted (value, probability) pairs."""
     if k <= len(_HOLDS):
         return _HOLDS[k - 1]
-    j, dist = len(_HOLDS), dict(_HOLDS[-1])
-    while j < k:
-        j += 1
-        dist = _next_hold(j, dist)
-        if j <= _KEEP:
-            _HOLDS.append(tuple(sorted(dist.items())))
-    return tuple(sorted(dist.items()))
+    for j, dist in _numerators(k):
+        if j > len(_HOLDS) and j <= _KEEP:
+            _HOLDS.append(_fractions(j, dist))
+    return _HOLDS[k - 1] if k <= _KEEP else _fractions(k, dist)
+
+
+def _check_k(name: str, k) -> int:
+    """``k >= 1`` whose distribution ``X_k`` fits the budget: ``k`` steps on seven integers of
+    about ``2.6 k`` bits each (timed at about ``k^2 / 5`` steps in all)."""
+    k = check_int(name, k, 1)
+    check_cost(name, k, memory=21.0 * k, steps=k * k / 5, what="the distribution of X_k in exact fractions")
+    return k
 
 
 def hold_distribution(k: int) -> dict[int, Fraction]:
@@ -84,17 +98,23 @@ def hold_distribution(k: int) -> dict[int, Fraction]:
     >>> x3[0], x3[3], x3[8]
     (Fraction(7, 36), Fraction(1, 6), Fraction(1, 36))
     """
-    k = check_int("k", k, 1)
-    return dict(_hold(k))
+    return dict(_hold(_check_k("k", k)))
 
 
 @cache
 def _hold_table(goal: int) -> np.ndarray:
     table = np.zeros((goal + 1, goal + 6))
-    for k in range(1, goal + 1):
-        for x, p in _hold(k):
-            table[k, x] = float(p)
+    for k, dist in _numerators(goal):
+        d = 6**k
+        for x, n in dist.items():
+            table[k, x] = n / d  # int / int rounds correctly: float(Fraction(n, d))
     return table
+
+
+def _table_cost(goal: int) -> tuple[float, float]:
+    """``(bytes, steps)`` of :func:`_hold_table` ``(goal)``: the float table, and ``7 goal`` exact
+    divisions of integers of up to ``2.6 goal`` bits (timed at about ``9 goal^2`` steps)."""
+    return 8.0 * (goal + 1) * (goal + 6), 9.0 * goal * goal
 
 
 def hold_table(goal: int = GOAL) -> np.ndarray:
@@ -114,7 +134,10 @@ def hold_table(goal: int = GOAL) -> np.ndarray:
     >>> T.shape, bool(T[3, 8] == 1 / 36), T[1:].sum(axis=1).round(12).tolist()
     ((7, 12), True, [1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
     """
-    return _hold_table(_check_goal(goal)).copy()
+    goal = _check_goal(goal)
+    memory, steps = _table_cost(goal)
+    check_cost("goal", goal, memory=2 * memory, steps=steps, what="the hold table")
+    return _hold_table(goal).copy()
 
 
 def one_turn_win(k: int = GOAL) -> Fraction:
@@ -157,4 +180,4 @@ def deviation_threshold(goal: int = GOAL) -> int:
     >>> deviation_threshold()
     99
     """
-    return math.floor(1 / one_turn_win(_check_goal(goal))) + 1
+    return math.floor(1 / (1 - dict(_hold(_check_k("goal", goal)))[0])) + 1

@@ -19,10 +19,36 @@ import numpy as np
 
 from dicelab.pig import _kernels
 from dicelab.pig.policy import Policy, _resolve
-from dicelab.pig.solution import BestResponse, _check_budget, _check_converged, _check_tie, _check_tol
+from dicelab.pig.solution import (
+    BestResponse,
+    _check_budget,
+    _check_converged,
+    _check_size,
+    _check_tie,
+    _check_tol,
+)
 from dicelab.pig.turns import _hold_table
 
 __all__ = ["best_response", "best_response_mixed", "win_probability", "full_best_response"]
+
+
+def _sweep_cost(goal: int) -> tuple[float, float]:
+    """``(bytes, steps)`` of one reverse sweep on two players: each of the ``goal^2`` states
+    weighs up to ``goal`` hold values (``goal^3`` steps), with a few ``(goal, goal)`` arrays."""
+    return 64.0 * goal**2, float(goal) ** 3
+
+
+def _mixed_cost(goal: int) -> tuple[float, float]:
+    """``(bytes, steps)`` against a mixed opponent ``(goal, goal, goal)``: sorting its weights
+    (:func:`~dicelab.pig.stochastic_game._sparse`, at most ``32 goal^3`` bytes), then one sweep."""
+    return 32.0 * goal**3, float(goal) ** 3 * (2 + np.log2(goal))
+
+
+def _stopping_cost(goal: int, max_iter: int) -> tuple[float, float]:
+    """``(bytes, steps)`` of :func:`full_best_response`: ``roll`` (``goal^3`` booleans); in each
+    state, iterations of ``goal - i`` turn totals of five rolls each (about 8 per state on
+    average at the default ``tol``, measured)."""
+    return float(goal) ** 3 + 32.0 * goal**2, 2.5 * float(goal) ** 3 * min(max_iter, 8)
 
 
 def best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestResponse:
@@ -47,7 +73,7 @@ def best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestResponse
     >>> res.policy[0, 0], round(res.value, 7)
     (np.int64(21), 0.5231393)
     """
-    goal, opp = _resolve(goal, {"opponent": opponent})
+    goal, opp = _resolve(goal, {"opponent": opponent}, cost=_sweep_cost, what="a best response")
     W = _kernels.padded_values(goal, _check_tie(tie))
     ks = np.ascontiguousarray(opp.two_player().T[:, :, None])  # B's hold value in state (i, j)
     pol = _kernels.response_sweep(goal, _hold_table(goal), W, ks, np.ones(ks.shape))
@@ -84,6 +110,8 @@ def best_response_mixed(opponent, *, tie=0.5) -> BestResponse:
 
     opponent = _check_strategy("opponent", opponent)
     goal = opponent.shape[0]
+    memory, steps = _mixed_cost(goal)
+    _check_size("opponent's goal", goal, goal, memory=memory, steps=steps, what="a best response")
     W = _kernels.padded_values(goal, _check_tie(tie))
     pol = _kernels.response_sweep(goal, _hold_table(goal), W, *_sparse(opponent))
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), 1, True)
@@ -111,7 +139,9 @@ def win_probability(policy_a, policy_b, goal: int | None = None, *, tie=0.5) -> 
     >>> round(float(win_probability(h, h)[0, 0]), 12)
     0.5
     """
-    goal, pa, pb = _resolve(goal, {"policy_a": policy_a, "policy_b": policy_b})
+    goal, pa, pb = _resolve(
+        goal, {"policy_a": policy_a, "policy_b": policy_b}, cost=_sweep_cost, what="the win probabilities"
+    )
     W = _kernels.padded_values(goal, _check_tie(tie))
     _kernels.evaluate(goal, _hold_table(goal), W, pa.two_player(), pb.two_player())
     return W[:goal, :goal].copy()
@@ -152,8 +182,10 @@ def full_best_response(
     >>> bool((full.values >= best_response(h).values - 1e-12).all())
     True
     """
-    goal, opp = _resolve(goal, {"opponent": opponent})
     tol, max_iter = _check_tol(tol), _check_budget(max_iter)
+    goal, opp = _resolve(
+        goal, {"opponent": opponent}, cost=lambda g: _stopping_cost(g, max_iter), what="a full best response"
+    )
     W = _kernels.padded_values(goal, _check_tie(tie))
     roll, iterations, residual = _kernels.stopping_response(
         goal, _hold_table(goal), W, opp.two_player(), tol, max_iter
