@@ -1,6 +1,6 @@
 """The paper's "parallel games" strategy, and the exact evaluation of any strategy.
 
-Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Section 4. With ``N`` dice left, every
+Serves D. Fetterman's b.a.d.g. paper (2022), Section 4. With ``N`` dice left, every
 die plays its own one-die game (:mod:`dicelab.stopping`) with ``N`` rolls left. A roll where
 no die clears its cutoff is a *simultaneous misfortune*: one die must still be taken.
 

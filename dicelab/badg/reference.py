@@ -1,6 +1,6 @@
 """The paper's methods done literally, and slow exact cross-checks of the fast solvers.
 
-Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Sections 2-3.
+Serves D. Fetterman's b.a.d.g. paper (2022), Sections 2-3.
 
 ``paper_*``
     The paper's own formulas and algorithms as printed, including the ones it gets

@@ -1,6 +1,6 @@
 """Monte Carlo play of b.a.d.g. with the parallel-games strategy, vectorised over games.
 
-Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Section 5 ("we use computers to
+Serves D. Fetterman's b.a.d.g. paper (2022), Section 5 ("we use computers to
 validate"). The exact evaluation (:func:`~dicelab.badg.evaluate`) is the reference; a
 simulation agrees with it within its standard error.
 """

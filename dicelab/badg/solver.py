@@ -1,6 +1,6 @@
 """The exact optimal strategy of b.a.d.g., by dynamic programming over every state.
 
-Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Sections 3-3.1: the paper's pre-compute
+Serves D. Fetterman's b.a.d.g. paper (2022), Sections 3-3.1: the paper's pre-compute
 algorithm (value of a state = expected best, over the takes, of faces taken plus the value
 of the state left; states solved fewest dice first), made fast.
 

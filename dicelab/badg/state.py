@@ -1,6 +1,6 @@
 """The states of b.a.d.g.: which dice are still in play, and how many rolls each state has.
 
-Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Sections 3 and 3.1 (the 104 states of
+Serves D. Fetterman's b.a.d.g. paper (2022), Sections 3 and 3.1 (the 104 states of
 the standard game, Figs. 8-9, and the roll counts).
 
 A *state* is the multiset of dice still in play, given as a tuple of die sizes (order does

@@ -1,6 +1,6 @@
 """The arrays the exact solver reads: every state's counts and every roll of every group, once.
 
-Serves ``badg-strategy.txt`` (D. Fetterman, 2022), Section 3.1: the rolls of ``a`` dice of
+Serves D. Fetterman's b.a.d.g. paper (2022), Section 3.1: the rolls of ``a`` dice of
 one size are counted as multisets (6188 for 12d6 instead of ``6^12``), each with its
 multinomial weight. :func:`solver_tables` builds them once per game; :func:`~dicelab.badg.solve`
 keeps them in :attr:`Solution.tables <dicelab.badg.Solution.tables>`, and the policy pass

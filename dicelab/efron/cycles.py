@@ -1,6 +1,6 @@
 """Counting nontransitive cycles: closed walks and the trace ``tr(A^M) / M``.
 
-Serves the question behind the search of ``efron-dice.txt``: how many
+Serves the question behind the search of Stebbing's post: how many
 nontransitive sets of ``M`` dice are there at all?
 
 Let ``A`` be the 0/1 matrix of "beats". ``(A^M)[i, i]`` counts the closed walks

@@ -1,6 +1,6 @@
 """Counting and listing dice: ``N_{L,S}``, the paper's enumeration, faces and label counts.
 
-Serves the section "How many unique dice are there?" of ``efron-dice.txt``.
+Serves the section "How many unique dice are there?" of Stebbing's post.
 
 A *labelled* die has ``S`` identifiable sides, each carrying one of the labels
 ``0, ..., L-1``: there are ``L**S`` of them. Two labelled dice that differ only

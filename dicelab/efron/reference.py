@@ -1,6 +1,6 @@
 """Reference code: the paper's max-sum method as written, and slow exact cross-checks.
 
-``paper_max_sum_walks`` is the algorithm of ``efron-dice.txt`` ("Defining and
+``paper_max_sum_walks`` is the algorithm of Stebbing's post ("Defining and
 optimising the objective") implemented literally: the penalised wins matrix,
 the max-sum recursion ``S^0, S^1, ...`` row by row, and the backtracking through
 every ``argmax``. It is what :func:`dicelab.efron.max_sum_cycles` is checked and

@@ -1,7 +1,7 @@
 """The max-sum search for nontransitive sets: simple cycles of largest total wins, and cycle counts.
 
 Serves the sections "Defining and optimising the objective" and "Results" of
-``efron-dice.txt``.
+Stebbing's post.
 
 A set of ``M`` dice ``l_0 -> l_1 -> ... -> l_{M-1} -> l_0`` is *nontransitive*
 when each die beats the next. The paper's objective is the largest sum of wins

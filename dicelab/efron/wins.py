@@ -1,6 +1,6 @@
 """What beats what: win probabilities, the wins matrix ``W = D E^T`` and the "beats" threshold.
 
-Serves the section "What beats what?" of ``efron-dice.txt``.
+Serves the section "What beats what?" of Stebbing's post.
 
 For dice ``A`` and ``B`` with label counts ``alpha`` and ``beta``, the number of
 the ``S**2`` equally likely face pairs in which ``A`` rolls higher is
