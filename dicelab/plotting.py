@@ -98,8 +98,10 @@ def draw_die_face(ax, value, xy=(0.0, 0.0), size=1.0, *, color="white", pip_colo
     >>> plt.close(fig)
     """
     _check_axes(ax)
-    if value is None or isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError(f"value must be a face value (an int) or a label (a str), got {value!r}")
+    if text is None and (isinstance(value, bool) or not isinstance(value, int | str)):
+        raise ValueError(
+            f"value must be a face value (an int) or a label (a str) unless text is given, got {value!r}"
+        )
     x0, y0 = _check_point("xy", xy)
     size = check_float("size", size, 0, open_low=True)
     _check_color("color", color)

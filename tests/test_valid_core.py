@@ -1,5 +1,6 @@
 """Valid input never raises: property tests for the exact-number, claims and notebook helpers."""
 
+import keyword
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
@@ -11,7 +12,9 @@ from dicelab import claims, exact, notebook
 
 fractions = st.fractions(min_value=-(10**9), max_value=10**9, max_denominator=10**6)
 exact_numbers = st.one_of(st.integers(-(10**12), 10**12), fractions)
-names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=8).filter(str.isidentifier)
+names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=8).filter(
+    lambda s: s.isidentifier() and not keyword.iskeyword(s)
+)
 
 
 @settings(max_examples=200, deadline=None)
