@@ -208,43 +208,16 @@ ROWS = [
         VALUES + [[[Fraction(1, 2), "x"], [0, 0]], [[math.inf, 0], [0, 0]]],
         lambda v: reference.exact_stage_game(v, 0, 0),
     ),
-    Row(
-        reference.exact_stage_game,
-        "i",
-        INTS + [3],
-        lambda v: reference.exact_stage_game(np.zeros((3, 3)), v, 0),
-    ),
-    Row(
-        reference.exact_stage_game,
-        "j",
-        INTS + [3],
-        lambda v: reference.exact_stage_game(np.zeros((3, 3)), 0, v),
-    ),
-    Row(
-        reference.exact_stage_game,
-        "tie",
-        TIES,
-        lambda v: reference.exact_stage_game(np.zeros((3, 3)), 0, 0, tie=v),
-    ),
     Row(reference.exact_pure_bounds, "values", VALUES, lambda v: reference.exact_pure_bounds(v, 0, 0)),
-    Row(
-        reference.exact_pure_bounds,
-        "i",
-        INTS + [3],
-        lambda v: reference.exact_pure_bounds(np.zeros((3, 3)), v, 0),
-    ),
-    Row(
-        reference.exact_pure_bounds,
-        "j",
-        INTS + [3],
-        lambda v: reference.exact_pure_bounds(np.zeros((3, 3)), 0, v),
-    ),
-    Row(
-        reference.exact_pure_bounds,
-        "tie",
-        TIES,
-        lambda v: reference.exact_pure_bounds(np.zeros((3, 3)), 0, 0, tie=v),
-    ),
+]
+# The exact stage game and its pure bounds take the same (values, i, j, tie).
+for _exact in (reference.exact_stage_game, reference.exact_pure_bounds):
+    ROWS += [
+        Row(_exact, "i", INTS + [3], lambda v, f=_exact: f(np.zeros((3, 3)), v, 0)),
+        Row(_exact, "j", INTS + [3], lambda v, f=_exact: f(np.zeros((3, 3)), 0, v)),
+        Row(_exact, "tie", TIES, lambda v, f=_exact: f(np.zeros((3, 3)), 0, 0, tie=v)),
+    ]
+ROWS += [
     # matrix games
     Row(games.pure_saddle_point, "A", MATRICES, lambda v: games.pure_saddle_point(v)),
     Row(games.pure_saddle_point, "tol", FLOATS + [-1], lambda v: games.pure_saddle_point([[1, 2]], tol=v)),
