@@ -23,6 +23,8 @@ __all__ = [
     "start_chapter",
     "merge_streams",
     "drop_widget_state",
+    "ROLES",
+    "fold_cells",
 ]
 
 _FALSE = ("", "0", "false", "no", "off")
@@ -189,14 +191,73 @@ def drop_widget_state(notebook: dict) -> int:
     return dropped
 
 
+# A chapter is a lesson with an audit folded into it. A code cell that is not part of the lesson
+# carries one role tag; `fold_cells` derives from it how the cell shows in JupyterLab (the
+# ``jupyter`` cell metadata: folded source, folded outputs) and on the course site (the Jupyter
+# Book tags). The cell still runs everywhere: folded is not deleted.
+ROLES = {
+    # claim checks, cross-checks against a second method, test markers: folded whole
+    "audit": {"site": "hide-cell", "source_hidden": True, "outputs_hidden": True},
+    # the parameters cell and the imports: folded whole
+    "setup": {"site": "hide-cell", "source_hidden": True, "outputs_hidden": True},
+    # code whose only job is to display prose built from computed numbers: the prose shows
+    "prose": {"site": "remove-input", "source_hidden": True, "outputs_hidden": False},
+}
+_SITE_TAGS = {"hide-cell", "hide-input", "hide-output", "remove-input", "remove-cell"}
+
+
+def fold_cells(notebook: dict) -> int:
+    """Fold every code cell that carries a role tag (:data:`ROLES`), in place.
+
+    The role decides the cell's ``jupyter.source_hidden`` / ``outputs_hidden`` metadata (how
+    JupyterLab shows it) and its one course-site tag; a cell without a role is lesson and is
+    left unfolded. Returns how many cells changed.
+
+    >>> nb = {"cells": [{"cell_type": "code", "metadata": {"tags": ["audit"]}, "source": ""}]}
+    >>> fold_cells(nb), nb["cells"][0]["metadata"]
+    (1, {'tags': ['audit', 'hide-cell'], 'jupyter': {'source_hidden': True, 'outputs_hidden': True}})
+    >>> fold_cells(nb)
+    0
+    """
+    _check_notebook(notebook)
+    changed = 0
+    for k, cell in enumerate(notebook["cells"]):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        meta = cell.setdefault("metadata", {})
+        tags = list(meta.get("tags", []))
+        roles = [t for t in tags if t in ROLES]
+        if len(roles) > 1:
+            raise ValueError(f"notebook cell {k} has the roles {roles}; a cell has at most one")
+        before = (list(tags), dict(meta.get("jupyter", {})))
+        jupyter = {key: v for key, v in meta.get("jupyter", {}).items()
+                   if key not in ("source_hidden", "outputs_hidden")}
+        tags = [t for t in tags if t not in _SITE_TAGS]
+        if roles:
+            fold = ROLES[roles[0]]
+            tags.append(fold["site"])
+            jupyter.update({key: True for key in ("source_hidden", "outputs_hidden") if fold[key]})
+        if tags:
+            meta["tags"] = tags
+        else:
+            meta.pop("tags", None)
+        if jupyter:
+            meta["jupyter"] = jupyter
+        else:
+            meta.pop("jupyter", None)
+        changed += before != (list(meta.get("tags", [])), dict(meta.get("jupyter", {})))
+    return changed
+
+
 def _check_notebook(notebook) -> None:
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise ValueError("notebook must be a notebook read as JSON: a dict with a list of cells")
 
 
 def main(argv=None) -> int:
-    """``python -m dicelab.notebook normalise NOTEBOOK...``: merge split stream outputs and drop
-    live-widget state, in place, so that a re-executed notebook is byte-identical."""
+    """``python -m dicelab.notebook normalise NOTEBOOK...``: merge split stream outputs, drop
+    live-widget state and fold the cells that carry a role (:func:`fold_cells`), in place, so
+    that a re-executed notebook is byte-identical."""
     import argparse
     import json
     from pathlib import Path
@@ -209,7 +270,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     for path in args.notebooks:
         nb = json.loads(path.read_text())
-        if merge_streams(nb) + drop_widget_state(nb) or "widgets" in nb.get("metadata", {}):
+        changed = merge_streams(nb) + drop_widget_state(nb) + fold_cells(nb)
+        if changed or "widgets" in nb.get("metadata", {}):
             path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
     return 0
 
