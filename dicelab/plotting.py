@@ -129,10 +129,14 @@ def draw_die_face(ax, value, xy=(0.0, 0.0), size=1.0, *, color="white", pip_colo
         )
 
 
-def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0.0, fontsize=12):
+def draw_digraph(
+    ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0.0, fontsize=12, labels=None
+):
     """Draw a small directed graph: ``pos`` maps node names to (x, y); ``edges`` lists
     ``(u, v, label)`` or ``(u, v, label, style)`` with ``style`` a dict of FancyArrowPatch
-    options (e.g. ``{"linestyle": "--", "arrowstyle": "-"}``). Returns ``ax``.
+    options (e.g. ``{"linestyle": "--", "arrowstyle": "-"}``); ``labels`` maps node names to
+    the text shown in the node (default: the name), so that nodes may share a label.
+    Returns ``ax``.
 
     >>> import matplotlib.pyplot as plt
     >>> fig, ax = plt.subplots()
@@ -148,6 +152,7 @@ def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0
     radius = check_float("radius", radius, 0, open_low=True)
     curved = check_float("curved", curved)
     fontsize = check_float("fontsize", fontsize, 0, open_low=True)
+    labels = _check_labels(labels, pos)
     for edge in edges:
         u, v, label = edge[:3]
         style = {"arrowstyle": "-|>", "mutation_scale": 16, "lw": 1.5, "color": "0.25"}
@@ -173,7 +178,8 @@ def draw_digraph(ax, pos, edges, *, node_color=PALETTE[0], radius=0.12, curved=0
     for name, (x, y) in pos.items():
         ax.add_patch(Circle((x, y), radius, facecolor=node_color, edgecolor="white", lw=2, zorder=3))
         ax.text(
-            x, y, name, ha="center", va="center", color="white", fontsize=fontsize, weight="bold", zorder=4
+            x, y, labels.get(name, name), ha="center", va="center", color="white", fontsize=fontsize,
+            weight="bold", zorder=4,
         )
     xs, ys = [x for x, _ in pos.values()], [y for _, y in pos.values()]
     margin = 2 * radius
@@ -205,6 +211,17 @@ def _check_positions(pos) -> dict:
     if not isinstance(pos, dict) or not pos:
         raise ValueError(f"pos must be a non-empty dict from node names to (x, y), got {pos!r}")
     return {name: _check_point("pos", xy) for name, xy in pos.items()}
+
+
+def _check_labels(labels, pos: dict) -> dict:
+    if labels is None:
+        return {}
+    if not isinstance(labels, dict) or not all(isinstance(v, str) for v in labels.values()):
+        raise ValueError(f"labels must be a dict from node names to strings, got {labels!r}")
+    unknown = [name for name in labels if name not in pos]
+    if unknown:
+        raise ValueError(f"labels: {unknown[0]!r} is not a node that pos places")
+    return labels
 
 
 def _check_edges(edges, pos: dict) -> tuple:

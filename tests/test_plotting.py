@@ -50,3 +50,11 @@ def test_an_unwritable_output_folder_fails_before_any_work(tmp_path, monkeypatch
     monkeypatch.setenv("DICELAB_OUTPUT_DIR", str(tmp_path))
     with pytest.raises(PermissionError, match="cannot write to .*results.*DICELAB_OUTPUT_DIR"):
         paths.check_writable()
+
+
+def test_draw_digraph_labels_nodes_that_share_a_label():
+    fig, ax = plt.subplots()
+    pos = {(0, "a"): (0, 0), (0, "b"): (1, 0), "c": (2, 0)}
+    plotting.draw_digraph(ax, pos, [((0, "a"), (0, "b"), "")], labels={(0, "a"): "0", (0, "b"): "0"})
+    assert sorted(t.get_text() for t in ax.texts) == ["0", "0", "c"]
+    plt.close(fig)

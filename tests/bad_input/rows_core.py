@@ -196,6 +196,12 @@ ROWS = [
         NOT_POSITIVE,
         lambda v: plotting.draw_digraph(AX, GRAPH, [], fontsize=v),
     ),
+    Row(
+        plotting.draw_digraph,
+        "labels",
+        [["A"], {"A": 1}, {"C": "c"}],
+        lambda v: plotting.draw_digraph(AX, GRAPH, [], labels=v),
+    ),
 ]
 
 EXEMPT = {
