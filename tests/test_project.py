@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from dicelab.claims import README_END, README_START, check_ledger, read_ledger, summarize, summary_markdown
-from dicelab.notebook import DECLARED
+from dicelab.notebook import DECLARED, ROLES, fold_cells
 
 DESIGN_PACKAGES = {"jupyterlab", "numpy", "sympy", "matplotlib", "pandas", "nbval", "papermill"}
 
@@ -195,8 +195,58 @@ def test_chapter_exercises_and_solutions(name):
 def test_chapter_appendix_is_collapsed(name):
     last = cells(name)[-1]
     assert "## Appendix" in "".join(cells(name)[-2]["source"])
+    assert "audit" in last["metadata"].get("tags", []), "the ledger cell is audit"
     assert last["metadata"].get("jupyter", {}).get("outputs_hidden") is True
-    assert {"hide-input", "hide-output"} <= set(last["metadata"].get("tags", []))
+
+
+# --------------------------------------------------------------------------- lesson and audit
+# A chapter's reader meets the lesson; the audit (claim checks, cross-checks, test markers, set-up)
+# is folded by the role tags of dicelab.notebook.ROLES.
+AUDIT_WORDS = re.compile(r"\bledger\b|NBVAL|noqa|\b(?:dicelab|[a-z]+)\._[a-z]|import _[a-z]")
+LONG_INTEGER = re.compile(r"(?<![\d.])\d{20,}(?![\d.])")
+
+
+def role(cell):
+    return next((t for t in cell.get("metadata", {}).get("tags", []) if t in ROLES), None)
+
+
+def notebook_paths():
+    return [*notebooks(ROOT), *sorted((ROOT / "solutions").glob("*.ipynb")),
+            ROOT / "notebooks" / "00_course_guide.ipynb", ROOT / "notebooks" / "explorers.ipynb"]
+
+
+@pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.name)
+def test_cells_are_folded_as_their_role_says(path):
+    nb = json.loads(path.read_text())
+    assert fold_cells(nb) == 0, "run `python -m dicelab.notebook normalise` (make notebooks does)"
+
+
+@pytest.mark.parametrize("name", FRAMED)
+def test_chapter_setup_is_folded(name):
+    code = [c for c in cells(name) if c["cell_type"] == "code"]
+    assert role(code[0]) == role(code[1]) == "setup", "the parameters cell and the imports are setup"
+
+
+@pytest.mark.parametrize("name", FRAMED)
+def test_chapter_lesson_shows_no_audit(name):
+    chapter = cells(name)
+    appendix = next(k for k, c in enumerate(chapter) if "## Appendix" in "".join(c["source"]))
+    for k, cell in enumerate(chapter[:appendix]):
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        if role(cell) is None:  # lesson code: what the student reads
+            found = AUDIT_WORDS.search(source)
+            assert not found, f"cell {k} shows audit code ({found.group()!r}): give it a role\n{source[:200]}"
+            long = [ln for ln in source.splitlines() if len(ln) > 100]
+            assert not long, f"cell {k} has a line of {len(long[0])} characters:\n{long[0]}"
+        if cell["metadata"].get("jupyter", {}).get("outputs_hidden"):
+            continue
+        for out in cell.get("outputs", []):
+            for kind, data in {**out.get("data", {}), "stream": out.get("text", "")}.items():
+                if kind.startswith("text/") or kind == "stream":
+                    found = LONG_INTEGER.search("".join(data))
+                    assert not found, f"cell {k} shows a {len(found.group())}-digit integer: round it"
 
 
 @pytest.mark.parametrize("name", FRAMED)
