@@ -202,6 +202,8 @@ ROLES = {
     "setup": {"site": "hide-cell", "source_hidden": True, "outputs_hidden": True},
     # code whose only job is to display prose built from computed numbers: the prose shows
     "prose": {"site": "remove-input", "source_hidden": True, "outputs_hidden": False},
+    # the drawing of a figure: the figure shows, its plotting code is folded
+    "figure": {"site": "remove-input", "source_hidden": True, "outputs_hidden": False},
 }
 _SITE_TAGS = {"hide-cell", "hide-input", "hide-output", "remove-input", "remove-cell"}
 
