@@ -224,10 +224,15 @@ def fold_cells(notebook: dict) -> int:
     _check_notebook(notebook)
     changed = 0
     for k, cell in enumerate(notebook["cells"]):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+        if not isinstance(cell, dict) or not isinstance(cell.get("metadata", {}), dict):
+            raise ValueError(f"notebook cell {k} must be a dict with a metadata dict, got {cell!r:.80}")
+        if cell.get("cell_type") != "code":
             continue
         meta = cell.setdefault("metadata", {})
-        tags = list(meta.get("tags", []))
+        tags = meta.get("tags", [])
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise ValueError(f"notebook cell {k} must have a list of tags (strings), got {tags!r:.80}")
+        tags = list(tags)
         roles = [t for t in tags if t in ROLES]
         if len(roles) > 1:
             raise ValueError(f"notebook cell {k} has the roles {roles}; a cell has at most one")

@@ -133,6 +133,13 @@ ROWS = [
         lambda v: notebook.merge_streams(v),
     ),
     Row(notebook.drop_widget_state, "notebook", [None, [], {}], lambda v: notebook.drop_widget_state(v)),
+    Row(
+        notebook.fold_cells,
+        "notebook",
+        [None, [], {}, {"cells": [1]}, {"cells": [{"cell_type": "code", "metadata": {"tags": "audit"}}]},
+         {"cells": [{"cell_type": "code", "metadata": {"tags": ["audit", "prose"]}}]}],
+        lambda v: notebook.fold_cells(v),
+    ),
     # paths
     Row(paths.output_dir, "kind", ["tables", None, 3], lambda v: paths.output_dir(v)),
     Row(paths.atomic_write, "path", [None, 3], lambda v: paths.atomic_write(v, print)),
