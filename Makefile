@@ -49,8 +49,13 @@ lint: $(STAMP)
 benchmark: $(STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python "$$b" || exit 1; done
 
+# As root (many containers), JupyterLab needs --allow-root. Saving a notebook drops the live
+# widgets' views (dicelab.notebook.pre_save_hook): playing with the explorers changes no file.
+LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root) \
+  --ContentsManager.pre_save_hook=dicelab.notebook.pre_save_hook
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks
+	$(BIN)/jupyter lab notebooks $(LAB_FLAGS)
 
 # The course site: the committed, executed notebooks as static HTML in book/_build/html/
 # (nothing is re-executed), readable offline: MathJax is a local copy from the npm registry.

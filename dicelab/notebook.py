@@ -25,6 +25,7 @@ __all__ = [
     "drop_widget_state",
     "ROLES",
     "fold_cells",
+    "pre_save_hook",
 ]
 
 _FALSE = ("", "0", "false", "no", "off")
@@ -254,6 +255,40 @@ def fold_cells(notebook: dict) -> int:
             meta.pop("jupyter", None)
         changed += before != (list(meta.get("tags", [])), dict(meta.get("jupyter", {})))
     return changed
+
+
+def pre_save_hook(model, **kwargs) -> None:
+    """Jupyter's pre-save hook (``make lab`` sets it): a notebook is written as ``normalise`` writes it.
+
+    JupyterLab saves a notebook with the views of the live widgets it shows (their ids change on
+    every run) and, on autosave, while a reader plays with an explorer; the hook drops them, merges
+    split streams and folds the cells by role before the file is written, so that playing with the
+    explorers leaves the committed notebook as it was. Anything but a notebook is saved unchanged.
+
+    Parameters
+    ----------
+    model : dict
+        The contents model being saved (``type``, ``content``); changed in place.
+    **kwargs
+        ``path`` and ``contents_manager``, as Jupyter passes them; unused.
+
+    Examples
+    --------
+    >>> model = {"type": "notebook", "content": {"metadata": {"widgets": {}}, "cells": []}}
+    >>> pre_save_hook(model, path="explorers.ipynb"); model["content"]
+    {'metadata': {}, 'cells': []}
+    """
+    if not isinstance(model, dict) or model.get("type") != "notebook":
+        return
+    notebook = model.get("content")
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        return
+    merge_streams(notebook)
+    drop_widget_state(notebook)
+    try:
+        fold_cells(notebook)
+    except ValueError:
+        pass  # a cell with two roles or bad tags is saved as it is; `make notebooks` will refuse it
 
 
 def _check_notebook(notebook) -> None:

@@ -273,3 +273,38 @@ def test_wimpout_widget_typed_random_and_refused_rolls():
     assert "Turn so far" in out.value and out.value.count("<tr>") >= 3
     ex.controls["new"].click()
     assert "<b>0 points</b>" in out.value and "Roll 5; No Flash" in out.value
+
+
+# --------------------------------------------------------------------------- saving from JupyterLab
+def test_saving_the_explorers_from_jupyterlab_keeps_the_committed_notebook(tmp_path):
+    """``make lab`` saves through dicelab.notebook.pre_save_hook: live widget views never reach the file."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    import nbformat
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+
+    root = Path(__file__).resolve().parents[1]
+    make = subprocess.run(["make", "-n", "lab"], cwd=root, capture_output=True, text=True, check=True).stdout
+    assert "--ContentsManager.pre_save_hook=dicelab.notebook.pre_save_hook" in make
+    assert ("--allow-root" in make) == (os.getuid() == 0)  # JupyterLab refuses root without it
+
+    committed = root / "notebooks" / "explorers.ipynb"
+    shutil.copy(committed, tmp_path / "explorers.ipynb")
+    manager = FileContentsManager(root_dir=str(tmp_path), pre_save_hook="dicelab.notebook.pre_save_hook")
+    model = manager.get("explorers.ipynb")
+    played = model["content"]
+    played.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {"m1": {}}}}
+    view = "application/vnd.jupyter.widget-view+json"
+    widget_cells = [c for c in played.cells if c.cell_type == "code" and "_explorer()" in c.source]
+    assert len(widget_cells) == 4
+    for cell in widget_cells:  # what a live kernel shows after running the cell and playing
+        cell.outputs[0].data[view] = {"model_id": "f00d", "version_major": 2, "version_minor": 0}
+    manager.save({"type": "notebook", "format": "json", "content": played}, "explorers.ipynb")
+    saved = json.loads((tmp_path / "explorers.ipynb").read_text())
+    assert "widgets" not in saved["metadata"]
+    assert view not in json.dumps(saved)
+    assert nbformat.reads(committed.read_text(), 4) == nbformat.reads(json.dumps(saved), 4)
