@@ -108,8 +108,11 @@ def test_efron_widget_follows_its_inputs_and_refuses_bad_dice():
     ex.controls["dice"].value = "A: 1 2 three\nB: 2"
     assert REFUSED in table.value and "&#x27;three&#x27; is not a whole number" in table.value
     assert "Traceback" not in table.value
+    # the graph of the dice before the typo is not left beside the message as if it answered it
+    assert len(graph.value) == 0 and graph.layout.display == "none"
     ex.controls["dice"].value = "P: 0 3\nQ: 1 2"
     assert "No cycle" in table.value and "<b>P</b>" in table.value
+    assert graph.value[:8] == b"\x89PNG\r\n\x1a\n" and graph.layout.display is None
 
 
 # --------------------------------------------------------------------------- b.a.d.g.
@@ -213,23 +216,57 @@ def test_pig_play_follows_the_rules():
 
 def test_pig_widget_plays_a_whole_game():
     ex = explore.pig_explorer("hold_at", n=5, goal=20, seed=3)
-    out, k = ex.panes["game"], ex.controls["k"]
+    out, message, k, play = ex.panes["game"], ex.panes["message"], ex.controls["k"], ex.controls["play"]
     best = explore.pig_opponent("hold_at", 5, 20).choices(0, 0).argmax() + 1
     assert "Against <b>hold at 5</b>, goal 20" in out.value and k.value == best and k.max == 20
+    assert not any(c.disabled for c in ex.controls.values())
     k.value = 2
-    ex.controls["play"].click()
-    assert "Turn 1: you held at 2:" in out.value
+    play.click()
+    assert "Turn 1: you held at 2:" in out.value and message.value == ""
     for _ in range(200):
         if "Start a new game" in out.value:
             break
-        ex.controls["play"].click()
-    assert "Start a new game" in out.value
-    ex.controls["play"].click()
-    assert REFUSED in out.value and "the game is over" in out.value
+        play.click()
+    # the end of the game: the verdict stays, and the turn button waits for a new game
+    verdict = out.value
+    assert "Start a new game" in verdict
+    assert any(v in verdict for v in ("You win.", "B wins.", "a tie"))
+    assert play.disabled
+    play.click()  # a click that was already on its way
+    assert out.value == verdict
+    assert REFUSED in message.value and "the game is over" in message.value
     ex.controls["new"].click()
-    assert "Score: <b>you 0</b>, B 0" in out.value
+    assert "Score: <b>you 0</b>, B 0" in out.value and message.value == "" and not play.disabled
     ex.controls["opponent"].value = "equilibrium"
     assert "Against <b>the equilibrium</b>" in out.value and "0.5000" in out.value
+    assert "+0." in out.value and "−" not in out.value  # costs: win probability given up, >= 0
+
+
+def test_pig_widget_disables_its_controls_while_it_solves(monkeypatch):
+    """A click made during a long solve must not wait in line and play turns unseen."""
+    from dicelab.explore import pig_game
+
+    ex = explore.pig_explorer("hold_at", n=5, goal=20, seed=3)
+    seen, solve = [], pig_game.pig_opponent
+
+    def watched(*args):
+        seen.append({name: c.disabled for name, c in ex.controls.items()})
+        seen.append(ex.panes["game"].value)
+        return solve(*args)
+
+    monkeypatch.setattr(pig_game, "pig_opponent", watched)
+    ex.controls["n"].value = 6
+    assert seen and all(seen[0].values()) and "first solve" in seen[1] and "compiles" in seen[1]
+    assert not any(c.disabled for c in ex.controls.values())
+    assert "Against <b>hold at 6</b>" in ex.panes["game"].value
+
+    def refused(*args):
+        raise ValueError("goal: refused")
+
+    monkeypatch.setattr(pig_game, "pig_opponent", refused)
+    ex.controls["n"].value = 7  # a solve that fails: the old game is gone, no turn can be played
+    assert REFUSED in ex.panes["game"].value and ex.controls["play"].disabled
+    assert not ex.controls["new"].disabled and not ex.controls["opponent"].disabled
 
 
 # --------------------------------------------------------------------------- Cosmic Wimpout
@@ -260,19 +297,42 @@ def test_wimpout_turn_roll_by_roll():
 
 def test_wimpout_widget_typed_random_and_refused_rolls():
     ex = explore.wimpout_explorer(seed=11)
-    out, typed, go = ex.panes["turn"], ex.controls["roll"], ex.controls["go"]
+    out, message, typed, go = ex.panes["turn"], ex.panes["message"], ex.controls["roll"], ex.controls["go"]
     assert "Turn so far: <b>0 points</b>; state <b>Roll 5; No Flash</b>" in out.value
     typed.value = "5 5 5 2 6"
     go.click()
     assert "<b>50 points</b>" in out.value and "Flash of 5s to clear" in out.value
+    assert typed.value == ""  # a typed roll is used once
+    record = out.value
     typed.value = "5 5 5"
-    go.click()
-    assert REFUSED in out.value and "rolls 2 dice" in out.value and "Traceback" not in out.value
+    go.click()  # refused: the record stays, the message under it, the typed roll to correct
+    assert out.value == record and typed.value == "5 5 5"
+    assert REFUSED in message.value and "rolls 2 dice" in message.value and "Traceback" not in message.value
     typed.value = ""
     go.click()  # a random roll of the two dice left
-    assert "Turn so far" in out.value and out.value.count("<tr>") >= 3
+    assert "Turn so far" in out.value and out.value.count("<tr>") >= 3 and message.value == ""
     ex.controls["new"].click()
     assert "<b>0 points</b>" in out.value and "Roll 5; No Flash" in out.value
+
+
+def test_wimpout_widget_at_the_end_of_a_turn_and_its_small_chances():
+    ex = explore.wimpout_explorer(seed=11)
+    out, message, typed, go = ex.panes["turn"], ex.panes["message"], ex.controls["roll"], ex.controls["go"]
+    start = out.value
+    assert "0.0000" not in start and r"\times 10^{-4}" in start  # Auto Win, 0.000147: not rounded to 0
+    assert "roll 5 dice" in start
+    for roll in ("3 3 3 5 6", "5", "2 3 4 6 2"):  # a Flash of 3s, cleared; then nothing scores
+        typed.value = roll
+        go.click()
+        assert message.value == "", message.value
+        if roll == "3 3 3 5 6":
+            assert "roll 1 die " in out.value  # one die, the black one, to clear the Flash
+    ended = out.value
+    assert "The turn is over" in ended and "Wimpout" in ended and go.disabled
+    go.click()  # a click already on its way: the record stays, the message under it
+    assert out.value == ended and REFUSED in message.value and "the turn has ended" in message.value
+    ex.controls["new"].click()
+    assert not go.disabled and message.value == "" and "<b>0 points</b>" in out.value
 
 
 # --------------------------------------------------------------------------- saving from JupyterLab

@@ -25,12 +25,35 @@ class Explorer:
         return bundle
 
 
-def _guarded(pane, compute):
-    """Set ``pane.value`` to ``compute()``, or to the message of the error that refused the input."""
+def _refusal(err: Exception) -> str:
+    return f'<p style="color:#b00020"><b>Cannot compute this:</b> {html.escape(str(err))}</p>'
+
+
+def _guarded(pane, compute, message=None, stale=()) -> bool:
+    """Set ``pane.value`` to ``compute()``; if the input is refused, show why instead.
+
+    The refusal replaces ``pane``'s value, or, when a ``message`` pane is given, shows there while
+    ``pane`` keeps what it had (a record that is still true); every widget of ``stale`` (results
+    computed from the refused input's predecessor) is emptied and hidden. Returns whether
+    ``compute`` succeeded.
+    """
     try:
-        pane.value = compute()
+        value = compute()
     except (ValueError, TypeError, pig.NotConverged) as err:
-        pane.value = f'<p style="color:#b00020"><b>Cannot compute this:</b> {html.escape(str(err))}</p>'
+        if message is None:
+            pane.value = _refusal(err)
+        else:
+            message.value = _refusal(err)
+        for widget in stale:
+            widget.value = "" if isinstance(widget.value, str) else b""
+            widget.layout.display = "none"
+        return False
+    pane.value = value
+    if message is not None:
+        message.value = ""
+    for widget in stale:
+        widget.layout.display = None
+    return True
 
 
 def _table(header, rows) -> str:

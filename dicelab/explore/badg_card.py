@@ -89,7 +89,8 @@ def _card_view(state_text: str, roll_text: str, shown: int = 8) -> str:
     more = f"<p>… and {len(card) - shown} more takes, each worse.</p>" if len(card) > shown else ""
     best = card[0]
     head = f"<p>Optimal play takes <b>{what(best)}</b> and expects {best.expected_points:.4f} points.</p>"
-    return head + _table(["take", "points now", "expected points, whole rest of game", "cost"], rows) + more
+    header = ["take", "points now", "expected points, whole rest of game", "cost (expected points given up)"]
+    return head + _table(header, rows) + more
 
 
 def _numbers(name: str, text: str) -> tuple[int, ...]:

@@ -232,7 +232,8 @@ def efron_explorer(text: str = EFRON_DICE, rolls: int = 1) -> Explorer:
 
     ``text`` is the first set of dice, as for :func:`parse_dice`, and ``rolls`` the rolls
     each, ``1..4``; both are checked before the widget is built. Dice typed later that
-    cannot be read are refused in the table pane, by the same message.
+    cannot be read are refused in the table pane, by the same message, and the beat graph of
+    the dice before them is cleared.
 
     >>> ex = efron_explorer()
     >>> ex.controls["dice"].value = "A: 1 2 3\\nB: 2 2 2"
@@ -253,7 +254,8 @@ def efron_explorer(text: str = EFRON_DICE, rolls: int = 1) -> Explorer:
             graph.value = png
             return text_html
 
-        _guarded(table, compute)
+        # dice that cannot be read: the message replaces the table, and the old graph goes
+        _guarded(table, compute, stale=[graph])
 
     dice.observe(refresh, "value")
     times.observe(refresh, "value")

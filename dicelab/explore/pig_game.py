@@ -230,10 +230,10 @@ def _pig_view(game: PigGame, opp: PigOpponent) -> str:
     )
     near = range(best - 3, best + 4)
     ks = sorted(k for k in {1, best - 10, *near, best + 10, len(q)} if 1 <= k <= len(q))
-    loss = q[best - 1] - q
-    cost = ["—" if k == best else f"−{loss[k - 1]:.4f}" if loss[k - 1] >= 5e-5 else "< 0.0001" for k in ks]
+    loss = q[best - 1] - q  # what each hold value gives up, >= 0: the same convention as the b.a.d.g. card
+    cost = ["—" if k == best else f"+{loss[k - 1]:.4f}" if loss[k - 1] >= 5e-5 else "< 0.0001" for k in ks]
     rows = [[k, f"{q[k - 1]:.4f}", c] for k, c in zip(ks, cost, strict=True)]
-    return "".join(lines) + _table(["hold at k", "win probability", "cost"], rows)
+    return "".join(lines) + _table(["hold at k", "win probability", "cost (win probability given up)"], rows)
 
 
 _GOALS = (20, 30, 50, 100)
@@ -242,6 +242,10 @@ _GOALS = (20, 30, 50, 100)
 
 def pig_explorer(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL, seed: int = 1) -> Explorer:
     """Play simultaneous Pig: choose a hold value each turn and watch your win probability.
+
+    While an opponent is solved every control is disabled; when the game is over, *play the
+    turn* is disabled until a new game, and a turn refused keeps the game's record, the message
+    under it.
 
     Parameters
     ----------
@@ -284,25 +288,40 @@ def pig_explorer(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL,
     target = w.Dropdown(options=list(_GOALS), value=goal, description="goal")
     k = w.IntSlider(value=1, min=1, max=goal, description="you hold at")
     play, new = w.Button(description="play the turn"), w.Button(description="new game")
-    out = w.HTML()
+    out, message = w.HTML(), w.HTML()
     state = {"rng": np.random.default_rng(seed)}
+    controls = (who, hold_n, target, k, play, new)
 
     def show():
         game, opp = state["game"], state["opp"]
+        play.disabled = bool(game.winner)
         if not game.winner:
             k.max = game.goal - game.scores[0]
             k.value = int(opp.choices(*game.scores).argmax()) + 1
         return _pig_view(game, opp)
 
     def restart(_=None):
-        out.value = "<p>Solving…</p>"
+        # A solve takes a while (the first of a session also compiles the solver): the controls
+        # are disabled meanwhile, so that no click waits in line to play turns unseen.
+        out.value = (
+            "<p>Solving… (the first solve of a session also compiles the solver: up to half a "
+            "minute; the equilibrium takes longest)</p>"
+        )
+        message.value = ""
+        for control in controls:
+            control.disabled = True
 
         def compute():
+            state.pop("game", None)
             state["opp"] = pig_opponent(who.value, min(hold_n.value, target.value), target.value)
             state["game"] = PigGame(target.value)
             return show()
 
-        _guarded(out, compute)
+        try:
+            _guarded(out, compute)
+        finally:
+            for control in controls:
+                control.disabled = control is play and state.get("game") is None
 
     def turn(_):
         def compute():
@@ -311,14 +330,17 @@ def pig_explorer(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL,
             state["game"] = pig_play(state["game"], state["opp"], k.value, state["rng"])
             return show()
 
-        _guarded(out, compute)
+        # a refused turn (the game is over) leaves the game's record as it was, the message under it
+        _guarded(out, compute, message=message)
 
     for control in (who, hold_n, target):
         control.observe(restart, "value")
     new.on_click(restart)
     play.on_click(turn)
     restart()
-    box = w.VBox([w.HBox([who, hold_n, target]), w.HBox([k, play, new]), out])
+    box = w.VBox([w.HBox([who, hold_n, target]), w.HBox([k, play, new]), out, message])
     return Explorer(
-        box, {"opponent": who, "n": hold_n, "goal": target, "k": k, "play": play, "new": new}, {"game": out}
+        box,
+        {"opponent": who, "n": hold_n, "goal": target, "k": k, "play": play, "new": new},
+        {"game": out, "message": message},
     )

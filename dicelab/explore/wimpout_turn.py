@@ -116,28 +116,43 @@ def _random_roll(state: wimpout.State, rng) -> tuple:
     return tuple(white) + ((wimpout.BLACK_FACES[int(rng.integers(0, 6))],) if state.black else ())
 
 
+def _chance(v: Fraction) -> str:
+    """A probability as a reader can use it: the fraction when it is short, else 4 significant figures
+    (a chance below 0.001 in powers of ten, never rounded to 0)."""
+    if v.denominator < 10**6:
+        return rf"$\frac{{{v.numerator}}}{{{v.denominator}}}$" if v.denominator > 1 else str(v)
+    x = float(v)
+    if x >= 0.001:
+        return f"{x:.4f}"
+    mantissa, exponent = f"{x:.3e}".split("e")
+    return rf"${mantissa} \times 10^{{{int(exponent)}}}$"
+
+
 def _wimpout_view(turn: WimpoutTurn) -> str:
     rows = [[wimpout.show(r), p, html.escape(str(s))] for r, p, s in turn.rolls]
-    chances = finish_chances(turn.state)
-    tex = lambda v: rf"$\frac{{{v.numerator}}}{{{v.denominator}}}$" if v.denominator > 1 else str(v)  # noqa: E731
-    odds = [[end, tex(v) if v.denominator < 10**6 else "", f"{float(v):.4f}"] for end, v in chances.items()]
+    odds = [[end, _chance(v)] for end, v in finish_chances(turn.state).items()]
     face = f", Flash of {turn.face}s to clear" if turn.face is not None else ""
     where = html.escape(str(turn.state))
+    n = turn.state.n_dice
     head = f"<p>Turn so far: <b>{turn.points} points</b>; state <b>{where}</b>{face}. " + (
-        "The turn is over.</p>"
+        "The turn is over: start a new turn.</p>"
         if turn.state.absorbing
-        else f"Next: roll {turn.state.n_dice} dice (white first, black last; * is the sun).</p>"
+        else f"Next: roll {n} {'die' if n == 1 else 'dice'} (white first, black last; * is the sun).</p>"
     )
     return (
         head
         + _table(["roll", "points", "state after"], rows)
-        + "<p>How the turn ends from here (exact, the paper's chain):</p>"
-        + _table(["ending", "probability", "≈"], odds)
+        + "<p>How the turn ends from here (the paper's chain; exact fractions, or 4 significant "
+        "figures where the exact denominator is long):</p>"
+        + _table(["ending", "probability"], odds)
     )
 
 
 def wimpout_explorer(seed: int = 7) -> Explorer:
     """Play a turn of Cosmic Wimpout roll by roll: type a roll or roll at random.
+
+    A roll is used once (the box is emptied); a roll that is refused, or a roll after the turn has
+    ended, leaves the turn's record as it was and says why below it.
 
     >>> ex = wimpout_explorer()
     >>> ex.controls["roll"].value = "5 2 3 4 6"
@@ -150,7 +165,7 @@ def wimpout_explorer(seed: int = 7) -> Explorer:
 
     typed = w.Text(value="", placeholder="e.g. 5 5 5 2 *  (empty: random)", description="roll")
     go, new = w.Button(description="roll"), w.Button(description="new turn")
-    out = w.HTMLMath()
+    out, message = w.HTMLMath(), w.HTML()
     state = {"turn": WimpoutTurn(), "rng": np.random.default_rng(seed)}
 
     def roll(_):
@@ -159,14 +174,17 @@ def wimpout_explorer(seed: int = 7) -> Explorer:
             state["turn"] = wimpout_roll(state["turn"], faces)
             return _wimpout_view(state["turn"])
 
-        _guarded(out, compute)
+        # a refused roll leaves the turn as it was: the message shows under its record
+        if _guarded(out, compute, message=message):
+            typed.value = ""
+        go.disabled = state["turn"].state.absorbing
 
     def restart(_=None):
         state["turn"] = WimpoutTurn()
-        out.value = _wimpout_view(state["turn"])
+        out.value, message.value, go.disabled = _wimpout_view(state["turn"]), "", False
 
     go.on_click(roll)
     new.on_click(restart)
     restart()
-    box = w.VBox([w.HBox([typed, go, new]), out])
-    return Explorer(box, {"roll": typed, "go": go, "new": new}, {"turn": out})
+    box = w.VBox([w.HBox([typed, go, new]), out, message])
+    return Explorer(box, {"roll": typed, "go": go, "new": new}, {"turn": out, "message": message})
