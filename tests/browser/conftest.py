@@ -31,5 +31,6 @@ def pytest_terminal_summary(terminalreporter, config):
     terminalreporter.write_line(
         f"book site: {c['pages']} pages, {c['images']} images, {c['math']} math blocks, "
         f"{c['requests']} requests ({c['external']} external, {c['failed']} failed), "
-        f"{c['links']} internal links checked"
+        f"{c['links']} internal links checked; {c['phone_pages']} pages also at 390 px, "
+        f"{c['scrolling_formulas']} display formulas wider than their column at 1280 px (they scroll)"
     )

@@ -4,13 +4,17 @@ Every HTML page of ``book/_build/html`` (``make book``) is loaded from ``file://
 when it logs no console error, makes no request that fails and none at all that leaves the disk
 (anything but ``file:``, ``data:``, ``blob:``), every image has loaded, MathJax has typeset every
 formula (no ``Math input error``, no raw ``$...$``, ``\\frac`` or ``\\begin`` left in the text),
-and every link to another file of the site, and every ``#anchor``, resolves.
+and every link to another file of the site, and every ``#anchor``, resolves. At 1280 px and at
+390 px (a phone) no page is wider than the window, and every display formula either fits its
+column or scrolls inside its own box (never clipped at the page's edge); at 390 px a click on ☰
+shows the chapter list and a click on Contents the page's contents, and at 1280 px ☰ hides the
+chapter list and shows it again.
 
 Run by ``make test-browser`` (which builds the book first), not by ``make test``. Chromium is
 the system's (``CHROMIUM`` or the first of ``chromium``, ``chromium-browser``,
 ``google-chrome`` on ``PATH``); Playwright drives it and never downloads a browser of its own.
-A screenshot of each page goes to ``BOOK_SHOTS`` (default ``/tmp/book-shots``); ``BOOK_SITE``
-checks a site built elsewhere.
+A screenshot of each page at each width goes to ``BOOK_SHOTS`` (default ``/tmp/book-shots``),
+``NAME.png`` at 1280 px and ``NAME@390.png`` at 390 px; ``BOOK_SITE`` checks a site built elsewhere.
 """
 
 from __future__ import annotations
@@ -55,7 +59,25 @@ PAGE_FACTS_JS = """() => ({
   ids: Array.from(document.querySelectorAll('[id]')).map(e => e.id)
                 .concat(Array.from(document.querySelectorAll('a[name]')).map(e => e.name)),
   title: document.title,
+  // the page against the window: nothing may widen it, a formula too wide for its column scrolls
+  width: document.documentElement.scrollWidth,
+  window: document.documentElement.clientWidth,
+  formulas: Array.from(document.querySelectorAll('mjx-container[display="true"]')).map(m => ({
+    wide: m.scrollWidth > m.clientWidth + 1,
+    scrolls: ['auto', 'scroll'].includes(getComputedStyle(m).overflowX),
+    tex: (m.previousElementSibling?.textContent || m.getAttribute('aria-label') || '').slice(0, 60),
+  })),
 })"""
+
+# Whether a sidebar's links are on screen: laid out, not hidden, at least partly inside the window.
+SHOWN_JS = """(selector) => {
+  const e = document.querySelector(selector);
+  if (!e) return false;
+  const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+  return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && r.right > 0 && r.left < innerWidth;
+}"""
+CHAPTER_LIST, PAGE_CONTENTS = "nav.bd-links", "#pst-page-toc-nav"
+PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
 
 WAIT_FOR_MATHJAX_JS = """async () => {
   if (!window.MathJax) return 'none';
@@ -91,10 +113,13 @@ def browser():
         b.close()
 
 
-def load(browser, page_path: Path, tally):
-    """Open one page from disk; return its facts and the problems found while loading it."""
+def load(browser, page_path: Path, tally, viewport=DESKTOP, act=None):
+    """Open one page from disk; return its facts and the problems found while loading it.
+
+    ``act(page)``, when given, runs after the page has settled (clicks, say) and returns more problems.
+    """
     problems, requests = [], []
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=True)
+    context = browser.new_context(viewport=viewport, java_script_enabled=True)
     context.route(
         lambda url: urlsplit(url).scheme not in LOCAL_SCHEMES, lambda route: route.abort("blockedbyclient")
     )
@@ -115,13 +140,17 @@ def load(browser, page_path: Path, tally):
     facts["text"] = page.evaluate(VISIBLE_TEXT_JS)
     facts["mathjax"] = mathjax
     facts["final"] = page.url
-    shot = SHOTS / (str(page_path.relative_to(SITE)).replace("/", "__").removesuffix(".html") + ".png")
-    page.screenshot(path=str(shot))
+    name = str(page_path.relative_to(SITE)).replace("/", "__").removesuffix(".html")
+    suffix = "" if viewport == DESKTOP else f"@{viewport['width']}"
+    page.screenshot(path=str(SHOTS / f"{name}{suffix}.png"))
+    if act is not None:
+        problems += act(page)
     context.close()
     external = [u for u in requests if urlsplit(u).scheme not in LOCAL_SCHEMES]
     problems += [f"external request: {u}" for u in external]
-    tally.counts.update(pages=1, requests=len(requests), external=len(external),
-                        failed=sum(p.startswith("failed request") for p in problems))
+    if viewport == DESKTOP and act is None:  # the site's tally counts each page once
+        tally.counts.update(pages=1, requests=len(requests), external=len(external),
+                            failed=sum(p.startswith("failed request") for p in problems))
     return facts, problems
 
 
@@ -135,11 +164,78 @@ def test_page_renders_offline(browser, page_path, tally):
     problems += [f"math left untypeset: {r!r}" for r in raw[:5]]
     if facts["math"] and facts["mathjax"] != "typeset":
         problems.append("math on the page but no MathJax")
-    tally.counts.update(images=len(facts["images"]), math=facts["math"])
+    problems += fits_the_window(facts, "1280 px")
+    tally.counts.update(images=len(facts["images"]), math=facts["math"],
+                        scrolling_formulas=sum(f["wide"] for f in facts["formulas"]))
     final = Path(unquote(urlsplit(facts["final"]).path))
     tally.ids[final] = set(facts["ids"])
     tally.links += [(final, href) for href in facts["links"]]
     assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
+
+
+def fits_the_window(facts, where) -> list[str]:
+    """The page is no wider than the window, and a formula too wide for its column scrolls in its box."""
+    problems = []
+    if facts["width"] > facts["window"]:
+        problems.append(f"at {where} the page is {facts['width']} px wide in a {facts['window']} px window")
+    clipped = [f["tex"] for f in facts["formulas"] if f["wide"] and not f["scrolls"]]
+    problems += [f"at {where} a display formula is clipped at its column's edge: {t!r}" for t in clipped[:5]]
+    return problems
+
+
+def sidebar_buttons_work(page, viewport) -> list[str]:
+    """Click the visible ☰ and Contents buttons as a reader would; each must show its sidebar."""
+    problems, where = [], f"{viewport['width']} px"
+
+    def click(kind: str) -> bool:
+        buttons = page.locator(f"button.{kind}")
+        visible = [buttons.nth(k) for k in range(buttons.count()) if buttons.nth(k).is_visible()]
+        if not visible:
+            return False
+        visible[0].click()
+        page.wait_for_timeout(300)
+        return True
+
+    has_contents = page.locator(PAGE_CONTENTS).count() > 0
+    if viewport == PHONE:
+        for kind, target, what in (("primary-toggle", CHAPTER_LIST, "the chapter list"),
+                                   ("secondary-toggle", PAGE_CONTENTS, "the page contents")):
+            if kind == "secondary-toggle" and not has_contents:
+                continue
+            if page.evaluate(SHOWN_JS, target):
+                problems.append(f"at {where} {what} shows before any click")
+            if not click(kind):
+                problems.append(f"at {where} there is no visible {kind} button for {what}")
+            elif not page.evaluate(SHOWN_JS, target):
+                problems.append(f"at {where} a click on the {kind} button does not show {what}")
+            page.keyboard.press("Escape")
+            page.wait_for_timeout(300)
+            if page.evaluate(SHOWN_JS, target):
+                problems.append(f"at {where} Escape does not close {what}")
+    else:
+        for expected in (False, True):  # the chapter list: hidden by one click, shown by the next
+            if not click("primary-toggle"):
+                return [f"at {where} there is no visible ☰ button"]
+            if page.evaluate(SHOWN_JS, CHAPTER_LIST) != expected:
+                verb = "show" if expected else "hide"
+                problems.append(f"at {where} a click on ☰ does not {verb} the chapter list")
+    return problems
+
+
+@pytest.mark.parametrize("page_path", pages(), ids=lambda p: str(p.relative_to(SITE)))
+def test_page_on_a_phone(browser, page_path, tally):
+    """At 390 px: the page fits the window, and ☰ and Contents open their sidebars."""
+    facts, problems = load(browser, page_path, tally, PHONE, lambda page: sidebar_buttons_work(page, PHONE))
+    problems += fits_the_window(facts, "390 px")
+    tally.counts.update(phone_pages=1)
+    assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("name", ["notebooks/00_course_guide.html", "notebooks/01_efron_dice.html"])
+def test_chapter_list_button_on_a_desktop(browser, name, tally):
+    """At 1280 px: ☰ hides the chapter list, and shows it again."""
+    _, problems = load(browser, SITE / name, tally, DESKTOP, lambda page: sidebar_buttons_work(page, DESKTOP))
+    assert not problems, f"{name}:\n  " + "\n  ".join(problems)
 
 
 def test_internal_links_resolve(tally):
