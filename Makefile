@@ -73,6 +73,7 @@ $(MATHJAX): $(MATHJAX_STAMP)
 
 book: $(STAMP) $(MATHJAX)
 	$(BIN)/python book/check_toc.py
+	$(BIN)/python book/repository.py --check
 	rm -rf book/_build
 	$(BIN)/jupyter-book build . --config book/_config.yml --toc book/_toc.yml --path-output book --all
 

@@ -22,7 +22,9 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["repo_root", "output_dir", "output_root", "is_canonical", "check_writable", "atomic_write"]
+__all__ = [
+    "repo_root", "data_dir", "output_dir", "output_root", "is_canonical", "check_writable", "atomic_write",
+]
 
 KINDS = ("figures", "results")
 
@@ -40,6 +42,34 @@ def repo_root() -> Path:
             "install it with `pip install -e .` or set DICELAB_OUTPUT_DIR"
         )
     return root
+
+
+def data_dir(name: str) -> Path:
+    """The folder of chapter ``name``'s data files (the paper's printed tables): ``notebooks/data/NAME``.
+
+    Found from the package's location, so a chapter reads its data wherever it runs from (JupyterLab,
+    papermill, Colab after the chapter's first cell has cloned and installed the repository).
+
+    Parameters
+    ----------
+    name : str
+        The chapter's name, e.g. ``"01_efron_dice"``: a folder of ``notebooks/data/``.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> (data_dir("01_efron_dice") / "efron_dice.csv").is_file()
+    True
+    """
+    root = repo_root() / "notebooks" / "data"
+    plain = isinstance(name, str) and name not in ("", ".", "..") and not set(name) & {"/", "\\"}
+    if not plain or not (root / name).is_dir():
+        chapters = sorted(p.name for p in root.iterdir() if p.is_dir())
+        raise ValueError(f"name must be a chapter with data files, one of {chapters}, got {name!r}")
+    return root / name
 
 
 def is_canonical() -> bool:

@@ -266,3 +266,14 @@ def test_course_guide_links_every_chapter(root):
     )
     for nb in notebooks(root):
         assert f"({nb.name})" in guide, f"the course guide does not link {nb.name}"
+
+
+def test_the_repository_setting_is_copied_everywhere(root):
+    """book/_config.yml's repository.url is the one setting: README's launch links and every notebook's
+    first cell agree with it (``python book/repository.py`` writes them)."""
+    import subprocess
+    import sys
+
+    check = subprocess.run([sys.executable, "book/repository.py", "--check"], cwd=root,
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr

@@ -211,11 +211,15 @@ ROWS = [
     ),
 ]
 
+ROWS += [
+    Row(paths.data_dir, "name", ["", "..", "a/b", 3, None, "99_none"], lambda v: paths.data_dir(v)),
+]
+
 EXEMPT = {
     "dicelab.claims.main": "the command line (python -m dicelab.claims): argparse reports bad arguments",
     "dicelab.notebook.main": "the command line (python -m dicelab.notebook): argparse reports bad arguments",
-    "dicelab.notebook.pre_save_hook": "called by Jupyter on every save: anything but a notebook model is saved "
-    "unchanged, never refused",
+    "dicelab.notebook.pre_save_hook": "called by Jupyter on every save: anything but a notebook model is "
+    "saved unchanged, never refused",
 }
 ROWS += [
     Row(notebook.check_parameter, "low", [None, 1.5, "0"], lambda v: notebook.check_parameter("n", 1, v)),
