@@ -1,5 +1,7 @@
 """What every chapter does first: settle fast mode, set the plotting style, open the claims ledger.
 
+A chapter finds its data files with :func:`data_dir` (from :mod:`dicelab.paths`, re-exported here).
+
 A chapter's parameters cell (papermill) begins ``# Parameters (papermill)`` and holds
 ``fast = None``; the next cell calls :func:`start_chapter`, which reads the ``DICELAB_FAST``
 environment variable when ``fast`` is ``None`` (``make test`` sets it so that the notebooks
@@ -14,13 +16,14 @@ import os
 import sys
 
 from dicelab._checks import check_bool, check_int, check_optional_int, check_sequence, check_str
-from dicelab.paths import check_writable, is_canonical
+from dicelab.paths import check_writable, data_dir, is_canonical
 
 __all__ = [
     "fast_mode",
     "check_parameters",
     "check_parameter",
     "start_chapter",
+    "data_dir",
     "merge_streams",
     "drop_widget_state",
     "ROLES",
