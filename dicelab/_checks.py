@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+from collections.abc import Hashable
 
 import numpy as np
 
@@ -91,13 +92,20 @@ def check_bool(name: str, value) -> bool:
 def check_choice(name: str, value, choices) -> object:
     """Return ``value`` if it is one of ``choices``, or raise ValueError listing them.
 
+    Only a hashable value can be one of them: an array, even one holding a single choice,
+    is refused.
+
     >>> check_choice("fallback", "regret", ("regret", "max"))
     'regret'
+    >>> check_choice("fallback", np.array(["max"]), ("regret", "max"))
+    Traceback (most recent call last):
+    ...
+    ValueError: fallback must be one of ['regret', 'max'], got array(['max'], dtype='<U3')
     """
     try:
-        if value in choices:
+        if isinstance(value, Hashable) and not isinstance(value, np.ndarray) and value in choices:
             return value
-    except (TypeError, ValueError):  # unhashable, or an array compared element by element
+    except (TypeError, ValueError):  # a value whose comparison fails or is not a truth value
         pass
     raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
 

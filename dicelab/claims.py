@@ -169,6 +169,10 @@ def compare(paper, ours, tol=None, where: str = "claim") -> tuple[bool, bool, Fr
     elif isinstance(paper, float) and tolerance is None:
         raise ValueError(f"{where}: a float paper value needs tol (or give paper as printed, a str)")
     p, o = _as_fraction(paper), _as_fraction(ours)
+    if p is not None and o is None and not isinstance(ours, str | tuple | list):
+        raise ValueError(
+            f"{where}: ours must be a number like the paper's {_show(paper)}, got {ours!r}"[:300]
+        )
     if p is None or o is None:
         if isinstance(paper, str) and o is not None:
             raise ValueError(f"{where}: paper value {paper!r} is not a number but ours is")
@@ -290,6 +294,12 @@ class Ledger:
         """
         check_str("where", where)
         check_str("what", what)
+        try:
+            what.format(key=0)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            raise ValueError(
+                f"what must be a format string whose only field is {{key}} (the entry's key), got {what!r}"
+            ) from None
         for name, table in (("paper", paper), ("ours", ours)):
             if not hasattr(table, "keys") or not hasattr(table, "__getitem__"):
                 raise ValueError(
@@ -344,6 +354,11 @@ def read_ledger(path) -> pd.DataFrame:
     """
     if not isinstance(path, str | Path):
         raise ValueError(f"path must be the path of a ledger .csv file, got {path!r}")
+    if not Path(path).is_file():
+        raise ValueError(
+            f"path: there is no ledger file at {str(path)[:200]}; a chapter writes its ledger "
+            "when its last cell runs (or run `make`)"
+        )
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 

@@ -83,10 +83,21 @@ def to_sympy(x):
     >>> to_sympy(Fraction(2, 3))
     2/3
     """
+    return _to_sympy(x, "x")
+
+
+def _to_sympy(x, name: str):
+    """:func:`to_sympy`, with errors naming the argument ``name``."""
     if isinstance(x, list | tuple):
-        return type(x)(to_sympy(v) for v in x)
+        return type(x)(_to_sympy(v, name) for v in x)
+    if isinstance(x, dict | set | frozenset | bytes):
+        raise ValueError(
+            f"{name} must be a number, a string, a SymPy expression or a list or array of them, got {x!r}"[
+                :300
+            ]
+        )
     if getattr(x, "ndim", 0) > 0 and not isinstance(x, sympy.Basic):  # a numpy array
-        return sympy.Matrix(to_sympy(x.tolist()))
+        return sympy.Matrix(_to_sympy(x.tolist(), name))
     if hasattr(x, "item") and not isinstance(x, sympy.Basic):  # a numpy scalar
         x = x.item()
     if isinstance(x, Fraction):
@@ -97,27 +108,29 @@ def to_sympy(x):
         return sympy.Integer(int(x))
     if isinstance(x, numbers.Real) and not isinstance(x, bool):
         if x != x or x in (float("inf"), float("-inf")):
-            raise ValueError(f"x must be finite, got {x!r}")
+            raise ValueError(f"{name} must be finite, got {x!r}")
         return sympy.Float(x)
     if isinstance(x, Decimal):
-        return to_sympy(to_fraction(x, "x"))
+        return _to_sympy(to_fraction(x, name), name)
     if isinstance(x, sympy.MatrixBase):
         return x
     try:
         return sympy.sympify(x, strict=True)
     except (sympy.SympifyError, TypeError, ValueError):
         raise ValueError(
-            f"x must be a number, a string, a SymPy expression or a list or array of them, got {x!r}"
+            f"{name} must be a number, a string, a SymPy expression or a list or array of them, got {x!r}"[
+                :300
+            ]
         ) from None
 
 
-def _cell(x) -> str:
+def _cell(x, name: str) -> str:
     """One entry as LaTeX: ``"$...$"`` is LaTeX already, other strings are text, numbers exact."""
     if isinstance(x, str):
         if len(x) >= 2 and x.startswith("$") and x.endswith("$"):
             return x[1:-1]
         return r"\text{" + x.replace("_", r"\_").replace("#", r"\#") + "}"
-    return sympy.latex(to_sympy(x))
+    return sympy.latex(_to_sympy(x, name))
 
 
 def latex_table(rows, header=None, *, align: str | None = None) -> str:
@@ -138,8 +151,8 @@ def latex_table(rows, header=None, *, align: str | None = None) -> str:
         raise ValueError(f"align must be a string of {width} of l, c, r (and | rules), got {align!r}")
     lines = []
     if header:
-        lines.append(" & ".join(_cell(h) for h in header) + r" \\ \hline")
-    body = [" & ".join(_cell(v) for v in r) for r in rows]
+        lines.append(" & ".join(_cell(h, "header") for h in header) + r" \\ \hline")
+    body = [" & ".join(_cell(v, "rows") for v in r) for r in rows]
     lines.append(" \\\\\n".join(body))
     return "\\begin{array}{" + (align or "c" * width) + "}\n" + "\n".join(lines) + "\n\\end{array}"
 
@@ -175,12 +188,12 @@ def show_exact(digits: int | None = None, **values) -> Math:
 
     digits = check_optional_int("digits", digits, 1, 100)
 
-    def entry(v):
-        tex = _cell(v)
-        value = to_sympy(v) if not isinstance(v, str) else None
+    def entry(k, v):
+        tex = _cell(v, k)
+        value = _to_sympy(v, k) if not isinstance(v, str) else None
         if digits and isinstance(value, sympy.Rational) and not isinstance(value, sympy.Integer):
             tex += r" \approx " + sympy.latex(sympy.Float(value, digits))
         return tex
 
-    lines = [f"{k} &= {entry(v)}" for k, v in values.items()]
+    lines = [f"{k} &= {entry(k, v)}" for k, v in values.items()]
     return Math(r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}")

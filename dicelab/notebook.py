@@ -190,8 +190,28 @@ def drop_widget_state(notebook: dict) -> int:
 
 
 def _check_notebook(notebook) -> None:
+    """Refuse, before any change, a notebook whose cells, outputs or metadata are malformed."""
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise ValueError("notebook must be a notebook read as JSON: a dict with a list of cells")
+    if not isinstance(notebook.get("metadata", {}), dict):
+        raise ValueError(f"notebook['metadata'] must be a dict, got {notebook['metadata']!r}"[:200])
+    for i, cell in enumerate(notebook["cells"]):
+        if not isinstance(cell, dict):
+            raise ValueError(f"notebook['cells'][{i}] must be a cell (a dict), got {cell!r}"[:200])
+        outputs = cell.get("outputs", [])
+        if not isinstance(outputs, list) or not all(isinstance(o, dict) for o in outputs):
+            raise ValueError(
+                f"notebook['cells'][{i}]['outputs'] must be a list of dicts, got {outputs!r}"[:200]
+            )
+        for out in outputs:
+            text = out.get("text", "")
+            if not isinstance(out.get("data", {}), dict) or not (
+                isinstance(text, str) or isinstance(text, list) and all(isinstance(t, str) for t in text)
+            ):
+                raise ValueError(
+                    f"notebook['cells'][{i}] has a malformed output (data a dict, text a string "
+                    f"or a list of strings): {out!r}"[:200]
+                )
 
 
 def main(argv=None) -> int:

@@ -118,6 +118,11 @@ def atomic_write(path: Path, write) -> Path:
             f"write must be a function that writes the file at the path it is given, got {write!r}"
         )
     path = Path(path)
+    if not path.parent.is_dir():
+        raise ValueError(
+            f"path: the folder {str(path.parent)[:200]} does not exist; create it first "
+            "(output_dir() creates the output folders)"
+        )
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix)
     os.close(fd)
     try:

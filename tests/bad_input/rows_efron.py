@@ -145,3 +145,7 @@ EXEMPT = {
     "dicelab.efron.search.SearchStep": "a result record, returned by search_log",
     "dicelab.explore.efron_dice.Matchup": "a result record, returned by matchup",
 }
+
+ROWS += [  # win counts are never negative
+    Row(efron.allowed_edges, "W", [[[0, -1], [1, 0]], [[0, 3], [-3, 0]]], lambda v: efron.allowed_edges(v, 1)),  # noqa: E501
+]
