@@ -45,7 +45,7 @@ from typing import Any
 import pandas as pd
 
 from dicelab._checks import check_str
-from dicelab.exact import to_fraction
+from dicelab.exact import _check_digits, to_fraction
 from dicelab.paths import atomic_write, output_dir
 
 __all__ = [
@@ -89,10 +89,16 @@ def printed_number(text: str) -> tuple[Fraction, Fraction] | None:
     (Fraction(115000, 1), Fraction(1, 2))
     """
     check_str("text", text, nonempty=False)
+    return _printed(text, "text")
+
+
+def _printed(text: str, name: str) -> tuple[Fraction, Fraction] | None:
+    """:func:`printed_number`, with errors naming the argument ``name``."""
     cleaned = text.strip().replace(",", "").replace("\u2212", "-")
     if not re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", cleaned):
         return None
     dec = Decimal(cleaned)
+    _check_digits(name, text, len(dec.as_tuple().digits), dec.as_tuple().exponent)
     exponent = dec.as_tuple().exponent
     return Fraction(dec), Fraction(1, 2) * Fraction(10) ** exponent
 
@@ -162,7 +168,7 @@ def compare(paper, ours, tol=None, where: str = "claim") -> tuple[bool, bool, Fr
     if tol is not None and (tolerance is None or tolerance < 0):
         raise ValueError(f"tol must be a non-negative number, got {tol!r}")
     if isinstance(paper, str):
-        printed = printed_number(paper)
+        printed = _printed(paper, "paper")
         if printed is not None:
             paper, implied = printed
             tolerance = implied if tolerance is None else tolerance

@@ -141,8 +141,11 @@ def solve_matrix_game(A, tol: float = 1e-13) -> MatrixGameSolution:
     if saddle is not None:
         r, c = saddle
         return MatrixGameSolution(float(A[r, c]), np.eye(m)[r], np.eye(n)[c], True)
-    # the LP's constraint matrices (about 2 m n floats) and HiGHS's copies; simplex pivots on them
-    check_cost("A", A.shape, memory=48.0 * m * n, steps=float(min(m, n)) ** 2 * max(m, n), what="the LP")
+    # the LP's constraint matrices (about 2 m n floats) and HiGHS's copies; the simplex pivots
+    # about min(m, n) times over the dense matrix, more often as the game grows (timed on random
+    # games from 100 x 100 to 800 x 800: 0.02 to 8 s)
+    steps = float(min(m, n)) ** 2 * max(m, n) * (1 + max(m, n) / 1000)
+    check_cost("A", A.shape, memory=48.0 * m * n, steps=steps, what="the LP")
     # variables (x_1..x_m, v); minimise -v
     cost = np.zeros(m + 1)
     cost[-1] = -1.0

@@ -253,3 +253,9 @@ ROWS += [
     Row(HeuristicPolicy, "fallback", [np.array(["regret"])], lambda v: HeuristicPolicy(v)),
     Row(badg.heuristic_policy, "fallback", [np.array(["face"])], lambda v: badg.heuristic_policy(v)),
 ]
+
+# die sizes near 2**62 and beyond, refused by their cost (not by an overflow or a failed allocation)
+ROWS += [
+    Row(badg.solve, "dice", [(2**62,), (2**70,), (2**62, 6)], lambda v: badg.solve(v)),
+    Row(badg.multiset_rolls, "s", [2**62, 2**70], lambda v: badg.multiset_rolls(v, 1)),
+]

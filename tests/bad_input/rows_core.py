@@ -266,3 +266,11 @@ ROWS += [
         lambda v: plotting.draw_digraph(AX, GRAPH, v),
     ),
 ]
+
+ROWS += [  # exact numbers of ten million digits, refused before they are written out
+    Row(exact.to_fraction, "x", ["1e10000000", "-1E-10000000"], lambda v: exact.to_fraction(v, "x")),
+    Row(claims.printed_number, "text", ["1e10000000", "2.5e-9999999"], lambda v: claims.printed_number(v)),
+    Row(
+        Ledger.add, "paper", ["1e10000000"], lambda v: Ledger("x").add("T", "w", paper=v, ours=1, erratum="e")
+    ),
+]
