@@ -14,7 +14,7 @@ import os
 import sys
 
 from dicelab._checks import check_bool, check_int, check_optional_int, check_sequence, check_str
-from dicelab.paths import check_writable, is_canonical
+from dicelab.paths import chapter_output_bytes, check_free_space, check_writable, is_canonical
 
 __all__ = [
     "fast_mode",
@@ -106,7 +106,8 @@ def start_chapter(name: str, fast=None):
     """Fast mode, plotting style and an empty ledger for chapter ``name``: ``(fast, ledger)``.
 
     Prints which mode runs and, when the run is not ``make``'s canonical one, where its
-    figures and ledger go. Fails at once if the output folders cannot be written.
+    figures and ledger go. Fails at once if the output folders cannot be written, or if their
+    disk has not room for what the chapter writes (:func:`dicelab.paths.check_free_space`).
 
     >>> fast, ledger = start_chapter("example", True)
     example: fast mode...
@@ -120,6 +121,7 @@ def start_chapter(name: str, fast=None):
     check_parameters()
     ledger = Ledger(name)
     root = check_writable()  # fail now, not after the work
+    check_free_space(chapter_output_bytes(name))
     use_style()
     print(f"{name}: {'fast' if fast else 'full'} mode")
     if not is_canonical() and not os.environ.get("DICELAB_OUTPUT_DIR"):

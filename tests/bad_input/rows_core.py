@@ -274,3 +274,8 @@ ROWS += [  # exact numbers of ten million digits, refused before they are writte
         Ledger.add, "paper", ["1e10000000"], lambda v: Ledger("x").add("T", "w", paper=v, ours=1, erratum="e")
     ),
 ]
+
+ROWS += [
+    Row(paths.chapter_output_bytes, "name", ["", "a/b", None, 3, ["02_badg"]], paths.chapter_output_bytes),
+    Row(paths.check_free_space, "nbytes", [-1, 2.5, "3", True, None, [1]], paths.check_free_space),
+]
