@@ -107,7 +107,7 @@ def start_chapter(name: str, fast=None):
 
     Prints which mode runs and, when the run is not ``make``'s canonical one, where its
     figures and ledger go. Fails at once if the output folders cannot be written, or if their
-    disk has not room for what the chapter writes (:func:`dicelab.paths.check_free_space`).
+    disk has no room for what the chapter writes (:func:`dicelab.paths.check_free_space`).
 
     >>> fast, ledger = start_chapter("example", True)
     example: fast mode...
