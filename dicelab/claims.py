@@ -300,12 +300,6 @@ class Ledger:
         """
         check_str("where", where)
         check_str("what", what)
-        try:
-            what.format(key=0)
-        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
-            raise ValueError(
-                f"what must be a format string whose only field is {{key}} (the entry's key), got {what!r}"
-            ) from None
         for name, table in (("paper", paper), ("ours", ours)):
             if not hasattr(table, "keys") or not hasattr(table, "__getitem__"):
                 raise ValueError(
@@ -322,8 +316,14 @@ class Ledger:
         missing = [k for k in paper.keys() if k not in ours]
         if missing:
             raise KeyError(f"{where}: ours has no value for {missing[:5]}")
+        try:
+            whats = {key: what.format(key=key) for key in paper.keys()}
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            raise ValueError(
+                f"what must be a format string whose only field is {{key}} (the entry's key), got {what!r}"
+            ) from None
         for key in paper.keys():
-            claim_what = what.format(key=key)
+            claim_what = whats[key]
             reason = None
             if errata is not None and not compare(paper[key], ours[key], tol, where)[0]:
                 reason = errata(key, paper[key], ours[key])
