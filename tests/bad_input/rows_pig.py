@@ -271,3 +271,9 @@ EXEMPT = {
     "dicelab.games.MatrixGameSolution": "a result record, returned by solve_matrix_game and solve_stage_game",
     "dicelab.explore.pig_game.PigOpponent": "a result record, returned by pig_opponent",
 }
+
+# a one-element array holding a valid choice is not that choice
+ROWS += [
+    Row(pig_game.pig_opponent, "kind", [np.array(["hold_at"])], lambda v: pig_game.pig_opponent(v, 3, 10)),
+    Row(pig_game.pig_explorer, "kind", [np.array(["hold_at"])], lambda v: pig_game.pig_explorer(v)),
+]
