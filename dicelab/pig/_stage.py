@@ -1,4 +1,4 @@
-"""Numba kernels of the stage games of two-player simultaneous Pig (:mod:`dicelab.pig.stochastic_game`).
+"""Numba kernels of the stage games of two-player simultaneous Pig (:mod:`dicelab.pig.stage_games`).
 
 At a state ``(i, j)`` A holds at ``k = a + 1`` and B at ``k' = c + 1``; the stage game is
 ``M(p)[a, c] = A[a, c] + z[a] w[c] p`` with ``z[a] = P(X_k = 0)``, ``w[c] = P(X_k' = 0)`` (both
