@@ -158,11 +158,16 @@ def unique_dice(L: int, S: int) -> np.ndarray:
     return np.diff(cum, axis=1, prepend=0)
 
 
-def _face_tuples(dice: np.ndarray) -> list[tuple[int, ...]]:
-    """The ascending face tuples of the rows of an ``(N, L)`` count array whose rows share one sum."""
+def _face_array(dice: np.ndarray) -> np.ndarray:
+    """The ascending faces, ``(N, S)``, of the rows of an ``(N, L)`` count array whose rows share one sum."""
     n, L = dice.shape
     labels = np.repeat(np.tile(np.arange(L), n), dice.ravel())
-    return [tuple(row) for row in labels.reshape(n, labels.size // n).tolist()]
+    return labels.reshape(n, labels.size // n)
+
+
+def _face_tuples(dice: np.ndarray) -> list[tuple[int, ...]]:
+    """The ascending face tuples of the rows of an ``(N, L)`` count array whose rows share one sum."""
+    return [tuple(row) for row in _face_array(dice).tolist()]
 
 
 def die_faces(counts) -> tuple[int, ...]:

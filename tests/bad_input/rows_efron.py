@@ -144,6 +144,7 @@ ROWS = [*counting_rows(), *wins_rows(), *search_all_rows(), *digraph_rows(), *ex
 EXEMPT = {
     "dicelab.efron.search.CycleSearch": "a result record, returned by max_sum_cycles",
     "dicelab.efron.search.SearchStep": "a result record, returned by search_log",
+    "dicelab.efron.sets.DiceSets": "a result record, built by search_all from its own arrays",
     "dicelab.explore.efron_dice.Matchup": "a result record, returned by matchup",
 }
 
