@@ -72,7 +72,10 @@ def test_a_ledger_on_a_full_disk(monkeypatch):
 
 
 def test_what_a_chapter_writes_is_known():
-    assert 600_000 < paths.chapter_output_bytes("02_badg") < 800_000  # about 0.7 MB
+    root = paths.repo_root()
+    committed = [*(root / "figures").glob("02_*.png"), root / "results" / "02_badg.csv"]
+    assert paths.chapter_output_bytes("02_badg") == sum(f.stat().st_size for f in committed)
+    assert 100_000 < paths.chapter_output_bytes("02_badg") < 2_000_000  # figures and a ledger
     assert paths.chapter_output_bytes("99_not_written_yet") == paths.UNKNOWN_CHAPTER_BYTES
 
 
