@@ -4,12 +4,15 @@
     python benchmarks/efron.py --full-paper   # also the paper's method on the full default run (minutes)
 
 Reports medians of repeated runs (the machines are noisy) and checks that both methods
-find the same sets before timing them.
+find the same sets before timing them. Also: cycle counting by closed walks against the
+straightforward ``trace(A^M)``, and the largest search, ``search_all(6, 9, 4)`` (two million
+sets), with its peak memory, measured in a fresh process.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import time
 
@@ -89,7 +92,31 @@ def main(argv=None) -> int:
         assert paper_full == fast_full, "the two methods disagree on the full run"
         print(f"  paper's method on the full run: {t_paper:.1f} s (one run), {t_paper / t_fast:.0f}x dicelab")
 
-    # 3. growth with the number of labels
+    # 3. counting cycles: one product and a trace against the straightforward trace(A^M)
+    A8 = efron.allowed_edges(efron.wins_matrix(efron.unique_dice(8, 6)), 19)
+    print(f"\nclosed walks on the {len(A8)} dice of L = 8 (the 0/1 matrix of 'beats'):")
+    for M_ in (3, 4):
+        t_new, walks = timed(lambda M_=M_: efron.closed_walks(A8, M_), args.repeat)
+        F = A8.astype(np.float64)
+        t_old, trace = timed(lambda M_=M_, F=F: int(np.trace(np.linalg.matrix_power(F, M_))), args.repeat)
+        assert walks == trace
+        print(f"  M = {M_}: closed_walks {t_new:.3f} s, trace(A^M) {t_old:.3f} s: {t_old / t_new:.1f}x")
+
+    # 4. the largest search, in a fresh process: its time and the process's peak memory
+    child = (
+        "import resource, time; from dicelab import efron; efron.search_all(4, 6, 3); "
+        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; t0 = time.perf_counter(); "
+        "out = efron.search_all(6, 9, 4); t = time.perf_counter() - t0; "
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss; "
+        "print(t, base / 1024, peak / 1024, sum(len(s) for v, s in out.values()))"
+    )
+    t9, base_mb, peak_mb, n9 = map(float, subprocess.check_output([sys.executable, "-c", child]).split())
+    print(
+        f"\nsearch_all(6, 9, 4) in a fresh process: {t9:.2f} s, {int(n9):,} sets (as arrays); "
+        f"peak resident memory {peak_mb:.0f} MB ({base_mb:.0f} MB before the search)"
+    )
+
+    # 5. growth with the number of labels
     print("\ngrowth with L at S=6, M=4 (all searches):")
     print(f"  {'L':>2} {'N':>6} {'pairs i beats j':>16} {'sets listed':>12} {'time':>9}")
     for L_, rep in [(7, args.repeat), (8, max(1, min(args.repeat, 3))), (9, 1)]:

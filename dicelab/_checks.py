@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+from collections.abc import Hashable
 
 import numpy as np
 
@@ -91,13 +92,20 @@ def check_bool(name: str, value) -> bool:
 def check_choice(name: str, value, choices) -> object:
     """Return ``value`` if it is one of ``choices``, or raise ValueError listing them.
 
+    Only a hashable value can be one of them: an array, even one holding a single choice,
+    is refused.
+
     >>> check_choice("fallback", "regret", ("regret", "max"))
     'regret'
+    >>> check_choice("fallback", np.array(["max"]), ("regret", "max"))
+    Traceback (most recent call last):
+    ...
+    ValueError: fallback must be one of ['regret', 'max'], got array(['max'], dtype='<U3')
     """
     try:
-        if value in choices:
+        if isinstance(value, Hashable) and not isinstance(value, np.ndarray) and value in choices:
             return value
-    except (TypeError, ValueError):  # unhashable, or an array compared element by element
+    except (TypeError, ValueError):  # a value whose comparison fails or is not a truth value
         pass
     raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
 
@@ -214,6 +222,29 @@ def _plural(amount: float, unit: str) -> str:
     return f"{text} {unit[:-1] if text == '1' else unit}"
 
 
+_RECORDS: list | None = None  # the estimates seen while recorded_costs() is active
+
+
+class recorded_costs:
+    """A context manager collecting every estimate :func:`check_cost` sees, as ``(name, memory,
+    seconds)``, for the calibration of the estimates against timed runs.
+
+    >>> with recorded_costs() as seen:
+    ...     check_cost("goal", 100, memory=800, steps=1e6)
+    >>> seen
+    [('goal', 800, 0.01)]
+    """
+
+    def __enter__(self) -> list:
+        global _RECORDS
+        self._outer, _RECORDS = _RECORDS, []
+        return _RECORDS
+
+    def __exit__(self, *exc) -> None:
+        global _RECORDS
+        _RECORDS = self._outer
+
+
 def check_cost(name: str, value, *, memory: float = 0, steps: float = 0, what: str = "") -> None:
     """Refuse, before any work, a call whose known size is beyond the memory or time budget.
 
@@ -227,6 +258,8 @@ def check_cost(name: str, value, *, memory: float = 0, steps: float = 0, what: s
     ValueError: goal=1000000 would need 7.28 TiB of memory for a value table; the limit is 8 GiB ...
     """
     about = f" for {what}" if what else ""
+    if _RECORDS is not None:
+        _RECORDS.append((name, memory, steps / STEPS_PER_SECOND))
     if memory > memory_limit():
         raise ValueError(
             f"{name}={value!r} would need {_bytes(memory)} of memory{about}; "

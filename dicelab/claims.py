@@ -45,7 +45,7 @@ from typing import Any
 import pandas as pd
 
 from dicelab._checks import check_str
-from dicelab.exact import to_fraction
+from dicelab.exact import _check_digits, to_fraction
 from dicelab.paths import atomic_write, output_dir
 
 __all__ = [
@@ -89,10 +89,16 @@ def printed_number(text: str) -> tuple[Fraction, Fraction] | None:
     (Fraction(115000, 1), Fraction(1, 2))
     """
     check_str("text", text, nonempty=False)
+    return _printed(text, "text")
+
+
+def _printed(text: str, name: str) -> tuple[Fraction, Fraction] | None:
+    """:func:`printed_number`, with errors naming the argument ``name``."""
     cleaned = text.strip().replace(",", "").replace("\u2212", "-")
     if not re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", cleaned):
         return None
     dec = Decimal(cleaned)
+    _check_digits(name, text, len(dec.as_tuple().digits), dec.as_tuple().exponent)
     exponent = dec.as_tuple().exponent
     return Fraction(dec), Fraction(1, 2) * Fraction(10) ** exponent
 
@@ -162,13 +168,17 @@ def compare(paper, ours, tol=None, where: str = "claim") -> tuple[bool, bool, Fr
     if tol is not None and (tolerance is None or tolerance < 0):
         raise ValueError(f"tol must be a non-negative number, got {tol!r}")
     if isinstance(paper, str):
-        printed = printed_number(paper)
+        printed = _printed(paper, "paper")
         if printed is not None:
             paper, implied = printed
             tolerance = implied if tolerance is None else tolerance
     elif isinstance(paper, float) and tolerance is None:
         raise ValueError(f"{where}: a float paper value needs tol (or give paper as printed, a str)")
     p, o = _as_fraction(paper), _as_fraction(ours)
+    if p is not None and o is None and not isinstance(ours, str | tuple | list):
+        raise ValueError(
+            f"{where}: ours must be a number like the paper's {_show(paper)}, got {ours!r}"[:300]
+        )
     if p is None or o is None:
         if isinstance(paper, str) and o is not None:
             raise ValueError(f"{where}: paper value {paper!r} is not a number but ours is")
@@ -306,8 +316,14 @@ class Ledger:
         missing = [k for k in paper.keys() if k not in ours]
         if missing:
             raise KeyError(f"{where}: ours has no value for {missing[:5]}")
+        try:
+            whats = {key: what.format(key=key) for key in paper.keys()}
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            raise ValueError(
+                f"what must be a format string whose only field is {{key}} (the entry's key), got {what!r}"
+            ) from None
         for key in paper.keys():
-            claim_what = what.format(key=key)
+            claim_what = whats[key]
             reason = None
             if errata is not None and not compare(paper[key], ours[key], tol, where)[0]:
                 reason = errata(key, paper[key], ours[key])
@@ -344,6 +360,11 @@ def read_ledger(path) -> pd.DataFrame:
     """
     if not isinstance(path, str | Path):
         raise ValueError(f"path must be the path of a ledger .csv file, got {path!r}")
+    if not Path(path).is_file():
+        raise ValueError(
+            f"path: there is no ledger file at {str(path)[:200]}; a chapter writes its ledger "
+            "when its last cell runs (or run `make`)"
+        )
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
 

@@ -13,6 +13,7 @@ results with SymPy. Two small bridges:
 from __future__ import annotations
 
 import numbers
+import sys
 from decimal import Decimal
 from fractions import Fraction
 
@@ -57,14 +58,16 @@ def to_fraction(x, name: str = "value", *, allow_float: bool = False) -> Fractio
     if isinstance(x, Decimal):
         if not x.is_finite():
             raise ValueError(f"{name} must be finite, got {x!r}")
+        _check_digits(name, x, len(x.as_tuple().digits), x.as_tuple().exponent)
         return Fraction(x)
     if isinstance(x, sympy.Rational):
         return Fraction(int(x.p), int(x.q))
     if isinstance(x, str):
+        _check_digits(name, x, *_digits_and_exponent(x))
         try:
             return Fraction(x.strip())
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{name}: {x!r} is not a number") from None
+            raise ValueError(f"{name}: {x[:100]!r} is not a number") from None
     if isinstance(x, numbers.Real):
         value = float(x)
         if not allow_float:
@@ -77,16 +80,58 @@ def to_fraction(x, name: str = "value", *, allow_float: bool = False) -> Fractio
     raise ValueError(f"{name} must be a number, got {x!r}")
 
 
+def _max_digits() -> int:
+    """How many digits an exact number read from text may have: Python's limit on converting
+    text to integers (``sys.get_int_max_str_digits()``, 4300 by default), or 100,000 when that
+    limit is off. Reading is quadratic in the digits, so longer texts are refused up front."""
+    return sys.get_int_max_str_digits() or 100_000
+
+
+def _digits_and_exponent(text: str) -> tuple[int, int]:
+    """The digits of a decimal text (``"1.5e-3"``: 2) and its exponent (-3), from the characters
+    alone: no number is formed. The exponent saturates at ``10**9`` either way."""
+    mantissa, _, exponent = text.strip().lower().partition("e")
+    digits = sum(c.isdigit() for c in mantissa)
+    exponent = exponent.strip().lstrip("+")
+    negative = exponent.startswith("-")
+    body = exponent.lstrip("-").lstrip("0").replace("_", "")
+    if not body.isdigit():
+        return digits, 0  # no exponent (or not a number, which Fraction reports)
+    value = int(body) if len(body) < 10 else 10**9
+    return digits, -value if negative else value
+
+
+def _check_digits(name: str, x, digits: int, exponent: int) -> None:
+    """Refuse a number whose exact value would take more than :func:`max_digits` digits to write."""
+    if digits + abs(exponent) > _max_digits():
+        shown = repr(x) if len(repr(x)) <= 60 else f"{repr(x)[:40]}... ({len(str(x))} characters)"
+        raise ValueError(
+            f"{name}: {shown} has about {digits + abs(exponent):,} digits written out; exact numbers "
+            f"are read up to {_max_digits():,} digits (Python's sys.get_int_max_str_digits())"
+        )
+
+
 def to_sympy(x):
     """An exact number (or a nested list / array of them) as SymPy objects.
 
     >>> to_sympy(Fraction(2, 3))
     2/3
     """
+    return _to_sympy(x, "x")
+
+
+def _to_sympy(x, name: str):
+    """:func:`to_sympy`, with errors naming the argument ``name``."""
     if isinstance(x, list | tuple):
-        return type(x)(to_sympy(v) for v in x)
+        return type(x)(_to_sympy(v, name) for v in x)
+    if isinstance(x, dict | set | frozenset | bytes):
+        raise ValueError(
+            f"{name} must be a number, a string, a SymPy expression or a list or array of them, got {x!r}"[
+                :300
+            ]
+        )
     if getattr(x, "ndim", 0) > 0 and not isinstance(x, sympy.Basic):  # a numpy array
-        return sympy.Matrix(to_sympy(x.tolist()))
+        return sympy.Matrix(_to_sympy(x.tolist(), name))
     if hasattr(x, "item") and not isinstance(x, sympy.Basic):  # a numpy scalar
         x = x.item()
     if isinstance(x, Fraction):
@@ -97,27 +142,29 @@ def to_sympy(x):
         return sympy.Integer(int(x))
     if isinstance(x, numbers.Real) and not isinstance(x, bool):
         if x != x or x in (float("inf"), float("-inf")):
-            raise ValueError(f"x must be finite, got {x!r}")
+            raise ValueError(f"{name} must be finite, got {x!r}")
         return sympy.Float(x)
     if isinstance(x, Decimal):
-        return to_sympy(to_fraction(x, "x"))
+        return _to_sympy(to_fraction(x, name), name)
     if isinstance(x, sympy.MatrixBase):
         return x
     try:
         return sympy.sympify(x, strict=True)
     except (sympy.SympifyError, TypeError, ValueError):
         raise ValueError(
-            f"x must be a number, a string, a SymPy expression or a list or array of them, got {x!r}"
+            f"{name} must be a number, a string, a SymPy expression or a list or array of them, got {x!r}"[
+                :300
+            ]
         ) from None
 
 
-def _cell(x) -> str:
+def _cell(x, name: str) -> str:
     """One entry as LaTeX: ``"$...$"`` is LaTeX already, other strings are text, numbers exact."""
     if isinstance(x, str):
         if len(x) >= 2 and x.startswith("$") and x.endswith("$"):
             return x[1:-1]
         return r"\text{" + x.replace("_", r"\_").replace("#", r"\#") + "}"
-    return sympy.latex(to_sympy(x))
+    return sympy.latex(_to_sympy(x, name))
 
 
 def latex_table(rows, header=None, *, align: str | None = None) -> str:
@@ -138,8 +185,8 @@ def latex_table(rows, header=None, *, align: str | None = None) -> str:
         raise ValueError(f"align must be a string of {width} of l, c, r (and | rules), got {align!r}")
     lines = []
     if header:
-        lines.append(" & ".join(_cell(h) for h in header) + r" \\ \hline")
-    body = [" & ".join(_cell(v) for v in r) for r in rows]
+        lines.append(" & ".join(_cell(h, "header") for h in header) + r" \\ \hline")
+    body = [" & ".join(_cell(v, "rows") for v in r) for r in rows]
     lines.append(" \\\\\n".join(body))
     return "\\begin{array}{" + (align or "c" * width) + "}\n" + "\n".join(lines) + "\n\\end{array}"
 
@@ -175,12 +222,12 @@ def show_exact(digits: int | None = None, **values) -> Math:
 
     digits = check_optional_int("digits", digits, 1, 100)
 
-    def entry(v):
-        tex = _cell(v)
-        value = to_sympy(v) if not isinstance(v, str) else None
+    def entry(k, v):
+        tex = _cell(v, k)
+        value = _to_sympy(v, k) if not isinstance(v, str) else None
         if digits and isinstance(value, sympy.Rational) and not isinstance(value, sympy.Integer):
             tex += r" \approx " + sympy.latex(sympy.Float(value, digits))
         return tex
 
-    lines = [f"{k} &= {entry(v)}" for k, v in values.items()]
+    lines = [f"{k} &= {entry(k, v)}" for k, v in values.items()]
     return Math(r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}")

@@ -16,7 +16,13 @@ import os
 import sys
 
 from dicelab._checks import check_bool, check_int, check_optional_int, check_sequence, check_str
-from dicelab.paths import check_writable, data_dir, is_canonical
+from dicelab.paths import (
+    chapter_output_bytes,
+    check_free_space,
+    check_writable,
+    data_dir,
+    is_canonical,
+)
 
 __all__ = [
     "fast_mode",
@@ -112,7 +118,8 @@ def start_chapter(name: str, fast=None):
     """Fast mode, plotting style and an empty ledger for chapter ``name``: ``(fast, ledger)``.
 
     Prints which mode runs and, when the run is not ``make``'s canonical one, where its
-    figures and ledger go. Fails at once if the output folders cannot be written.
+    figures and ledger go. Fails at once if the output folders cannot be written, or if their
+    disk has no room for what the chapter writes (:func:`dicelab.paths.check_free_space`).
 
     >>> fast, ledger = start_chapter("example", True)
     example: fast mode...
@@ -126,6 +133,7 @@ def start_chapter(name: str, fast=None):
     check_parameters()
     ledger = Ledger(name)
     root = check_writable()  # fail now, not after the work
+    check_free_space(chapter_output_bytes(name))
     use_style()
     print(f"{name}: {'fast' if fast else 'full'} mode")
     if not is_canonical() and not os.environ.get("DICELAB_OUTPUT_DIR"):
@@ -295,8 +303,28 @@ def pre_save_hook(model, **kwargs) -> None:
 
 
 def _check_notebook(notebook) -> None:
+    """Refuse, before any change, a notebook whose cells, outputs or metadata are malformed."""
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise ValueError("notebook must be a notebook read as JSON: a dict with a list of cells")
+    if not isinstance(notebook.get("metadata", {}), dict):
+        raise ValueError(f"notebook['metadata'] must be a dict, got {notebook['metadata']!r}"[:200])
+    for i, cell in enumerate(notebook["cells"]):
+        if not isinstance(cell, dict):
+            raise ValueError(f"notebook['cells'][{i}] must be a cell (a dict), got {cell!r}"[:200])
+        outputs = cell.get("outputs", [])
+        if not isinstance(outputs, list) or not all(isinstance(o, dict) for o in outputs):
+            raise ValueError(
+                f"notebook['cells'][{i}]['outputs'] must be a list of dicts, got {outputs!r}"[:200]
+            )
+        for out in outputs:
+            text = out.get("text", "")
+            if not isinstance(out.get("data", {}), dict) or not (
+                isinstance(text, str) or isinstance(text, list) and all(isinstance(t, str) for t in text)
+            ):
+                raise ValueError(
+                    f"notebook['cells'][{i}] has a malformed output (data a dict, text a string "
+                    f"or a list of strings): {out!r}"[:200]
+                )
 
 
 def main(argv=None) -> int:

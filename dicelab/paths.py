@@ -18,12 +18,23 @@ folder, then renamed over the target, so a reader never sees half a file.
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import shutil
 import tempfile
 from pathlib import Path
 
 __all__ = [
-    "repo_root", "data_dir", "output_dir", "output_root", "is_canonical", "check_writable", "atomic_write",
+    "repo_root",
+    "data_dir",
+    "output_dir",
+    "output_root",
+    "is_canonical",
+    "check_writable",
+    "chapter_output_bytes",
+    "check_free_space",
+    "atomic_write",
 ]
 
 KINDS = ("figures", "results")
@@ -133,6 +144,59 @@ def check_writable() -> Path:
     return root
 
 
+UNKNOWN_CHAPTER_BYTES = 2 * 2**20  # a chapter with no committed outputs to go by: 2 MiB
+
+
+def chapter_output_bytes(name: str) -> int:
+    """The bytes chapter ``name`` writes: the size of its committed figures (``figures/NN_*.png``)
+    and ledger (``results/<name>.csv``), or 2 MiB for a chapter that has none yet.
+
+    >>> 100_000 < chapter_output_bytes("02_badg") < 2_000_000  # its figures and the ledger
+    True
+    """
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+        raise ValueError(f"name must be a chapter's file stem such as '02_badg', got {name!r}")
+    try:
+        root = repo_root()
+    except RuntimeError:  # installed outside a checkout: no committed outputs to go by
+        return UNKNOWN_CHAPTER_BYTES
+    prefix = name.split("_", 1)[0]
+    files = [*(root / "figures").glob(f"{prefix}_*.png"), root / "results" / f"{name}.csv"]
+    written = sum(f.stat().st_size for f in files if f.is_file())
+    return written or UNKNOWN_CHAPTER_BYTES
+
+
+def _megabytes(n: float) -> str:
+    return f"{n / 1e6:.2g} MB" if n < 1e9 else f"{n / 1e9:.3g} GB"
+
+
+def check_free_space(nbytes: int) -> Path:
+    """Raise a clear error now, before any work, if the output folder's disk has less than twice
+    ``nbytes`` free (room for every file and for the temporary copy each is written through).
+
+    Returns the output root.
+
+    >>> check_free_space(1000) == output_root()
+    True
+    """
+    if isinstance(nbytes, bool) or not isinstance(nbytes, int) or nbytes < 0:
+        raise ValueError(f"nbytes must be a number of bytes (an integer >= 0), got {nbytes!r}")
+    root = output_root()
+    free = shutil.disk_usage(root).free
+    if free < 2 * nbytes:
+        raise OSError(
+            errno.ENOSPC,
+            f"not enough free space in {root}: this run writes about {_megabytes(nbytes)} of figures "
+            f"and ledger and needs twice that free, but only {_megabytes(free)} is; free some space "
+            "or set DICELAB_OUTPUT_DIR to a folder on another disk",
+        )
+    return root
+
+
+def _disk_full(err: OSError) -> bool:
+    return err.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC))
+
+
 def atomic_write(path: Path, write) -> Path:
     """Write ``path`` through ``write(temporary_path)``, then rename it into place.
 
@@ -148,15 +212,28 @@ def atomic_write(path: Path, write) -> Path:
             f"write must be a function that writes the file at the path it is given, got {write!r}"
         )
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix)
-    os.close(fd)
+    if not path.parent.is_dir():
+        raise ValueError(
+            f"path: the folder {str(path.parent)[:200]} does not exist; create it first "
+            "(output_dir() creates the output folders)"
+        )
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=path.suffix)
+        os.close(fd)
         write(Path(tmp))
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as an ordinary file would be, not mkstemp's private 0600
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+    except BaseException as err:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError) and _disk_full(err):
+            raise OSError(
+                err.errno,
+                f"the disk holding {path.parent} is full: {path.name} was not written (no part of it "
+                "is left behind); free some space or set DICELAB_OUTPUT_DIR to a folder on another disk",
+            ) from None
         raise
     return path

@@ -44,6 +44,7 @@ STYLE = {
 }
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+MAX_NAME = 200  # file names hold 255 bytes; the temporary file adds a prefix and 8 random characters
 
 
 def use_style() -> None:
@@ -68,7 +69,9 @@ def save_figure(fig, name: str) -> Path:
     ValueError: name must be a plain file stem such as '01_wins_heatmap', got 'figures/a.png'
     """
     if not isinstance(name, str) or not _NAME.match(name) or name.endswith(".png"):
-        raise ValueError(f"name must be a plain file stem such as '01_wins_heatmap', got {name!r}")
+        raise ValueError(f"name must be a plain file stem such as '01_wins_heatmap', got {name!r}"[:300])
+    if len(name) > MAX_NAME:
+        raise ValueError(f"name must be at most {MAX_NAME} characters (a file name's limit), got {len(name)}")
     if not isinstance(fig, Figure):
         raise TypeError(f"fig must be a matplotlib Figure, got {fig!r}")
     path = output_dir("figures") / f"{name}.png"
@@ -233,4 +236,11 @@ def _check_edges(edges, pos: dict) -> tuple:
             raise ValueError(f"edges: {edge!r} joins a node that pos does not place")
         if len(edge) == 4 and not isinstance(edge[3], dict):
             raise ValueError(f"edges: the style of {edge!r} must be a dict of FancyArrowPatch options")
+        if len(edge) == 4:
+            try:
+                FancyArrowPatch((0, 0), (1, 1), **edge[3])
+            except (AttributeError, TypeError, ValueError, KeyError) as err:
+                raise ValueError(
+                    f"edges: the style of {edge!r} is not a set of FancyArrowPatch options: {err}"[:300]
+                ) from None
     return edges

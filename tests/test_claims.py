@@ -85,3 +85,12 @@ def test_write_read_check_and_summary(tmp_path, monkeypatch):
     assert "old" not in readme_with_summary(readme, summary)
     frame.loc[2, "note"] = ""
     assert check_ledger(frame) == ["row 2 (§3): erratum without a reason"]
+
+
+def test_add_table_formats_each_key_and_refuses_a_bad_format_before_adding():
+    ledger = Ledger("x")
+    assert ledger.add_table("T", "E(s={key[0]}, r={key[1]})", {(6, 1): "3.5"}, {(6, 1): Fraction(7, 2)}) == 1
+    assert ledger.claims[0].what == "E(s=6, r=1)"
+    with pytest.raises(ValueError, match="what must be a format string"):
+        ledger.add_table("T", "E({key[2]})", {(6, 1): "3.5"}, {(6, 1): Fraction(7, 2)})
+    assert len(ledger) == 1

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicelab import efron as e
+from dicelab.efron import _kernels as k
 
 # --------------------------------------------------------------------------- brute force references
 
@@ -489,3 +490,35 @@ def test_reference_code_is_named_as_such_and_not_re_exported():
     assert all(name.startswith(("paper_", "exact_")) for name in e.reference.__all__)
     assert not set(e.reference.__all__) & set(e.__all__)
     assert not any(hasattr(e, name) for name in e.reference.__all__)
+
+
+def test_search_all_sets_read_as_the_list_they_hold():
+    out = e.search_all(6, 7, 4)
+    value, sets = out[20]
+    listed = e.best_cycles(6, 7, 4, wins=20)
+    assert isinstance(sets, e.DiceSets) and len(sets) == len(listed) == 5223
+    assert sets == listed and listed == sets and list(sets) == listed and sets.to_list() == listed
+    assert sets[0] == listed[0] and sets[-1] == listed[-1] and sets[10:20] == listed[10:20]
+    assert sets.array.shape == (5223, 4, 6) and sets.cycles.dtype == np.int32
+    assert sets != listed[:-1] and sets != [] and bool(sets) and not out[23][1]
+    assert repr(out[24][1]) == repr(e.best_cycles(6, 7, 4, wins=24))  # short results print as the list
+    assert repr(sets).startswith(repr(listed[:3])[:-1] + ", ..., ") and repr(sets).endswith("(5,223 sets)")
+    assert sets + [] == listed and [] + sets == listed
+    rotations = {s[k:] + s[:k] for s in out[None][1] for k in range(4)}
+    assert len(rotations) == 100
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_square_by_rows_and_cycle_core_keep_the_walk_bounds(seed):
+    rng = np.random.default_rng(seed)
+    n = 40
+    W = rng.integers(-30, 40, size=(n, n))
+    allowed = rng.random((n, n)) < 0.2
+    allowed[:5] = False  # nodes without successors, and those only they lead from, leave the core
+    g = k.csr(W, allowed)
+    assert np.array_equal(k.square_rows(*g), k.square(*g))
+    keep, *core = k.cycle_core(*g)
+    for M in (2, 3, 4, 5):
+        full, part = k.walk_bounds(*g, M), k.walk_bounds(*core, M)
+        assert np.array_equal(full[keep], part)
+        assert (np.delete(full, keep) == k.NEG).all()

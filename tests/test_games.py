@@ -50,3 +50,26 @@ def test_optimal_strategies_guarantee_the_value(m, n, seed):
 def test_bad_input(A):
     with pytest.raises(ValueError, match="payoff"):
         games.solve_matrix_game(A)
+
+
+def _game(m, n, seed):
+    return np.random.default_rng(seed).integers(-9, 10, size=(m, n)).astype(float)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(0, 2**32 - 1), st.floats(-300, 300))
+def test_scaling_a_game_scales_its_value_and_keeps_its_strategies(m, n, seed, exponent):
+    A, c = _game(m, n, seed), 10.0**exponent
+    sol, scaled = games.solve_matrix_game(A), games.solve_matrix_game(c * A)
+    assert scaled.value == pytest.approx(c * sol.value, rel=1e-9, abs=1e-9 * c)
+    assert scaled.pure == sol.pure
+    assert scaled.row == pytest.approx(sol.row, abs=1e-9) and scaled.col == pytest.approx(sol.col, abs=1e-9)
+    assert games.pure_saddle_point(c * A) == games.pure_saddle_point(A)
+
+
+@pytest.mark.parametrize("c", [1e-14, 1e15, 1e300, 1e-300])
+def test_tiny_and_huge_payoffs(c):
+    A = np.array([[1.0, -1.0], [-1.0, 1.0]]) + 0.5  # matching pennies shifted: value 0.5
+    sol = games.solve_matrix_game(c * A)
+    assert not sol.pure and sol.value == pytest.approx(0.5 * c, rel=1e-9)
+    assert sol.row == pytest.approx([0.5, 0.5]) and sol.col == pytest.approx([0.5, 0.5])

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicelab import games, pig
-from dicelab.pig import reference
+from dicelab.pig import _kernels, reference
 
 
 def enumerate_turn(k):
@@ -179,6 +179,43 @@ def test_three_players_symmetric_in_the_opponents():
     ab, ba = pig.best_response_3p(a, b), pig.best_response_3p(b, a)
     assert ab.value == pytest.approx(ba.value)
     assert np.allclose(ab.values, ba.values.transpose(0, 2, 1))
+
+
+def _full_and_narrowed(na, T, G, b1, b2):
+    C, a, d = _kernels.hold_columns(T), np.zeros(na + 1), np.zeros(na + 1)
+    return _kernels.best_hold(na, T, G, b1, b2), _kernels.best_hold_narrowed(na, C, G, b1, b2, a, d)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_narrowed_hold_search_is_the_full_search(seed):
+    rng = np.random.default_rng(seed)
+    goal = int(rng.integers(2, 60))
+    T = pig.hold_table(goal)
+    na = int(rng.integers(1, goal + 1))
+    b1, b2 = (float(x) for x in rng.choice([0.0, 1 / 6, 0.3, 0.99, 1.0], 2))
+    kind = seed % 4
+    if kind == 0:  # increasing values after the turn, as in the game
+        G = np.sort(rng.random(na + 6))
+    elif kind == 1:  # exact ties everywhere
+        G = np.full(na + 6, rng.choice([0.0, 0.5, 1.0]))
+    elif kind == 2:  # near-ties a few units of rounding apart
+        G = 0.5 + rng.integers(-3, 4, na + 6) * 2.0**-53
+    else:
+        G = rng.random(na + 6) * rng.choice([1e-300, 1.0])
+    full, narrowed = _full_and_narrowed(na, T, G, b1, b2)
+    assert full == narrowed
+
+
+def test_three_players_narrowed_search_against_the_full_search(monkeypatch):
+    goal = 14
+    o1, o2 = pig.hold_at(3, goal), pig.hold_at(5, goal)
+    T = pig.hold_table(goal)
+    win, pol = _kernels.best_response_3p_sweep(goal, T, o1.table.copy(), o2.table.copy())
+    monkeypatch.setattr(
+        _kernels, "best_hold_narrowed", lambda na, C, G, b1, b2, a, d: _kernels.best_hold(na, T, G, b1, b2)
+    )
+    win_full, pol_full = _kernels.best_response_3p_sweep.py_func(goal, T, o1.table.copy(), o2.table.copy())
+    assert np.array_equal(win, win_full) and np.array_equal(pol, pol_full)
 
 
 # --------------------------------------------------------------------------- sequential Pig

@@ -63,7 +63,13 @@ def _log2_comb(n: int, k: int) -> float:
         return 0.0
     if n > 10**300:
         return k * math.log2(n)
-    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
+    if n < 2**40:
+        return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
+    # lgamma(n + 1) - lgamma(n - k + 1) cancels for large n; Stirling's formula for the pair,
+    # with a = n + 1 and b = n - k + 1: (b - 1/2) log(a / b) + k (log a - 1), log(a / b) by log1p
+    a, b = float(n + 1), float(n - k + 1)
+    log_ratio = (b - 0.5) * math.log1p(k / b) + k * (math.log(a) - 1)
+    return (log_ratio - math.lgamma(k + 1)) / math.log(2)
 
 
 def _capped(log2_value: float) -> float:

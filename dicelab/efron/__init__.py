@@ -33,6 +33,7 @@ Modules
 ``dice``       counting and listing dice, faces and label counts, sums of rolls
 ``wins``       win probabilities, the wins matrix ``W = D E^T``, the "beats" threshold
 ``search``     the max-sum search over simple cycles (and its log), the paper's complete run
+``sets``       the sets of dice a search finds, held as arrays
 ``cycles``     counting nontransitive cycles by closed walks, ``tr(A^M) / M``
 ``reference``  the paper's algorithm as written (``paper_*``) and exact cross-checks (``exact_*``)
 
@@ -72,6 +73,10 @@ from dicelab.efron.search import (
 )
 
 # isort: split
+# the sets a search finds, as arrays read as a list
+from dicelab.efron.sets import DiceSets
+
+# isort: split
 # counting nontransitive cycles: closed walks, tr(A^M) / M
 from dicelab.efron.cycles import closed_walks, count_cycles
 
@@ -101,6 +106,7 @@ __all__ = [
     "same_cycle",
     "best_cycles",
     "search_all",
+    "DiceSets",
     # counting cycles
     "closed_walks",
     "count_cycles",

@@ -27,24 +27,32 @@ from dicelab.efron.wins import allowed_edges, wins_matrix
 __all__ = ["closed_walks", "count_cycles"]
 
 
-def _walk_counts(A: np.ndarray, k: int) -> np.ndarray:
-    """``A^k`` (``k >= 0``) for a 0/1 matrix, exactly: float64 while every entry stays below ``2**53``,
-    else Python integers."""
-    P = np.eye(len(A))
-    for _ in range(k):
+def _walk_powers(A: np.ndarray, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(A^a, A^b)`` for a 0/1 matrix and ``1 <= a <= b``, exactly, from ``b - 1`` products.
+
+    The powers ``A^2, ..., A^b`` are formed one from the other, keeping ``A^a`` on the way:
+    in float64 while every entry stays below ``2**53`` (float products of whole numbers below
+    that are exact), else all again in Python integers.
+    """
+    left, P = A, A
+    for r in range(2, b + 1):
         P = P @ A
         if P.max(initial=0) >= 2**53:
             exact = A.astype(np.int64).astype(object)
-            P = np.eye(len(A), dtype=np.int64).astype(object)
-            for _ in range(k):
+            left = P = exact
+            for s in range(2, b + 1):
                 P = P.dot(exact)
-            return P
-    return P
+                if s == a:
+                    left = P
+            return left, P
+        if r == a:
+            left = P
+    return left, P
 
 
 def _walk_cost(A: np.ndarray, M: int) -> tuple[float, float]:
-    """``(bytes, steps)`` of :func:`closed_walks`: ``M`` float products of ``n x n`` matrices, and
-    Python-integer products when the counts of a half walk pass ``2**53``.
+    """``(bytes, steps)`` of :func:`closed_walks`: ``M - M // 2 - 1`` float products of ``n x n``
+    matrices, and Python-integer products when the counts of a half walk pass ``2**53``.
 
     The counts of ``k``-step walks grow like ``rho**k`` for the spectral radius ``rho``
     of ``A`` (at most the largest out-degree; computed when that bound alone does not
@@ -52,7 +60,7 @@ def _walk_cost(A: np.ndarray, M: int) -> tuple[float, float]:
     """
     n, k = len(A), M - M // 2
     memory = 4 * 8 * n * n
-    steps = M * (n**3 / BLAS_RATE + n * n + 100)
+    steps = max(k - 1, 1) * (n**3 / BLAS_RATE + n * n + 100)
     degree = float(A.sum(axis=1).max())
     if degree < 2 or k * math.log2(degree) < 53:
         return memory, steps
@@ -60,7 +68,7 @@ def _walk_cost(A: np.ndarray, M: int) -> tuple[float, float]:
     bits = k * math.log2(max(rho, 1.0))
     if bits >= 53:  # the exact products: Python integers of up to `bits` bits, average half of it
         memory += 3 * n * n * (32 + bits / 8)
-        steps += PY_STEP * n**3 * M * (1 + bits / 128)
+        steps += PY_STEP * n**3 * k * (1 + bits / 128)
     return memory, steps
 
 
@@ -100,7 +108,10 @@ def closed_walks(allowed, M: int) -> int:
     A = step_mask("allowed", allowed).astype(np.float64)
     memory, steps = _walk_cost(A, M)
     check_cost("M", M, memory=memory, steps=steps, what=f"the walk counts on {len(A)} nodes")
-    left, right = _walk_counts(A, M // 2), _walk_counts(A, M - M // 2)
+    if M == 1:
+        return int(np.trace(A))
+    # trace(A^a A^b) = sum_ij (A^a)[i, j] (A^b)[j, i]: the last product is never formed
+    left, right = _walk_powers(A, M // 2, M - M // 2)
     if left.max(initial=0) * right.max(initial=0) * len(A) < 2**53:
         return int(round(np.einsum("ij,ji->", left, right)))
     # exact integers: a half still in float64 holds whole numbers below 2**53
@@ -143,7 +154,7 @@ def count_cycles(S: int, L: int, M: int, *, min_wins: int | None = None) -> int:
         "(S, L, M)",
         (S, L, M),
         memory=memory + 43 * N * N,  # the wins matrix, two masks, four float matrices
-        steps=steps + N * N * L + M * N**3 / BLAS_RATE,
+        steps=steps + N * N * L + max(M - M // 2 - 1, 1) * N**3 / BLAS_RATE,
         what=f"the walk counts on {count_text(log2_num_dice(L, S))} dice",
     )
     W = wins_matrix(unique_dice(L, S))

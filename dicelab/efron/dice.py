@@ -46,12 +46,17 @@ def _labels_and_sides(L, S) -> tuple[int, int]:
     return check_int("L", L, 1), check_int("S", S, 1)
 
 
+_RECURRENCE_ADDITIONS = 10**6  # a fraction of a second; num_unique_dice's closed form beyond
+
+
 def num_unique_dice(L: int, S: int) -> int:
     """``N_{L,S}``, the number of distinct ``S``-sided dice with labels ``0..L-1``, by the paper's recurrence.
 
     ``N_{1,s} = 1`` and ``N_{L,S} = sum_{i=0}^{S} N_{L-1,i}``: a die with ``L``
     labels is a die with ``L-1`` labels on the ``i`` faces below the top label,
-    for ``i = 0..S``.
+    for ``i = 0..S``. The recurrence takes ``(L - 1)(S + 1)`` additions; beyond
+    ``10^6`` of them the closed form ``C(L+S-1, S)`` it equals
+    (:func:`num_unique_dice_closed_form`) answers instead, at once.
 
     Parameters
     ----------
@@ -71,12 +76,14 @@ def num_unique_dice(L: int, S: int) -> int:
     (15, 924)
     """
     L, S = _labels_and_sides(L, S)
+    if (L - 1) * (S + 1) > _RECURRENCE_ADDITIONS:
+        return num_unique_dice_closed_form(L, S)
     bits = log2_num_dice(L, S)  # the size of the largest entry
     check_cost(
         "(L, S)",
         (L, S),
         memory=2 * (S + 1) * (32 + bits / 8),
-        steps=(L - 1) * (8 * PY_STEP + (S + 1) * (PY_STEP + bits / 300)),
+        steps=(L - 1) * (8 * PY_STEP + (S + 1) * (3 + bits / 300)),  # accumulate adds in C, ~30 ns
         what="the recurrence's rows of big integers",
     )
     row = [1] * (S + 1)  # N_{1,s} for s = 0..S
@@ -151,11 +158,16 @@ def unique_dice(L: int, S: int) -> np.ndarray:
     return np.diff(cum, axis=1, prepend=0)
 
 
-def _face_tuples(dice: np.ndarray) -> list[tuple[int, ...]]:
-    """The ascending face tuples of the rows of an ``(N, L)`` count array whose rows share one sum."""
+def _face_array(dice: np.ndarray) -> np.ndarray:
+    """The ascending faces, ``(N, S)``, of the rows of an ``(N, L)`` count array whose rows share one sum."""
     n, L = dice.shape
     labels = np.repeat(np.tile(np.arange(L), n), dice.ravel())
-    return [tuple(row) for row in labels.reshape(n, labels.size // n).tolist()]
+    return labels.reshape(n, labels.size // n)
+
+
+def _face_tuples(dice: np.ndarray) -> list[tuple[int, ...]]:
+    """The ascending face tuples of the rows of an ``(N, L)`` count array whose rows share one sum."""
+    return [tuple(row) for row in _face_array(dice).tolist()]
 
 
 def die_faces(counts) -> tuple[int, ...]:

@@ -28,7 +28,8 @@ import numpy as np
 from dicelab._checks import check_cost, check_int
 from dicelab.efron import _kernels
 from dicelab.efron._args import PY_STEP, count_text, dice_listing_cost, int_array, log2_num_dice, step_mask
-from dicelab.efron.dice import _face_tuples, unique_dice
+from dicelab.efron.dice import _face_array, _face_tuples, unique_dice
+from dicelab.efron.sets import DiceSets
 from dicelab.efron.wins import allowed_edges, strict_min_wins, wins_matrix
 
 __all__ = [
@@ -144,14 +145,14 @@ def _search_cost(n: float, nnz: float, M: int) -> tuple[float, float]:
     """``(bytes, steps)`` the compiled search surely spends on ``n`` nodes with ``nnz`` steps.
 
     The sparse rows; for ``n >= M`` the walk bounds (at most three dense max-plus
-    powers alive, ``R_r`` from ``R_{r-1}`` in ``nnz * n`` steps) and one start's
-    table of walks home (``M * nnz`` steps). The depth-first search itself depends
-    on how well the bounds prune, and is not counted.
+    powers alive and an ``int16`` copy of the steps, ``R_r`` from ``R_{r-1}`` in
+    ``nnz * n`` steps) and one start's table of walks home (``M * nnz`` steps). The
+    depth-first search itself depends on how well the bounds prune, and is not counted.
     """
     if n < M:
         return 24 * nnz, 0.0
     b = M - M // 2
-    memory = 24 * nnz + 8 * n * n * min(b, 3) + 8 * M * n
+    memory = 24 * nnz + 8 * n * n * min(b, 3) + 2 * n * n + 16 * M * n
     steps = b * n * n + max(b - 2, 0) * nnz * n + M * nnz
     return memory, steps
 
@@ -159,8 +160,11 @@ def _search_cost(n: float, nnz: float, M: int) -> tuple[float, float]:
 def _cycles_in(indptr, indices, weights, M: int) -> CycleSearch:
     """:func:`max_sum_cycles` on a digraph already in sparse rows."""
     empty = np.empty((0, M), dtype=np.int64)
-    n = indptr.size - 1
-    if n < M or indices.size == 0:
+    if indptr.size - 1 < M or indices.size == 0:
+        return CycleSearch(None, empty, None)
+    # only the nodes on some closed walk, renumbered in the same order
+    keep, indptr, indices, weights = _kernels.cycle_core(indptr, indices, weights)
+    if indices.size == 0:
         return CycleSearch(None, empty, None)
     upper = _kernels.walk_bounds(indptr, indices, weights, M)
     walk_value = int(upper.max())
@@ -171,7 +175,9 @@ def _cycles_in(indptr, indices, weights, M: int) -> CycleSearch:
     best, cycles = _kernels.branch_and_bound(indptr, indices, weights, M, order, upper)
     if cycles.shape[0] == 0:
         return CycleSearch(None, empty, walk_value)
-    cycles = cycles[np.lexsort(cycles.T[::-1])]
+    # rows from one start come in ascending order (successors are searched in ascending
+    # order): sorting them by their start, stably, sorts them lexicographically
+    cycles = keep[cycles[np.argsort(cycles[:, 0], kind="stable")]]
     return CycleSearch(int(best), cycles, walk_value)
 
 
@@ -446,7 +452,9 @@ def search_all(S: int = 6, L: int = 7, M: int = 4, *, min_wins: int | None = Non
         unequal case and ``n`` runs over every value ``w_ij >= min_wins`` that
         occurs in the wins matrix, ascending (the paper's program loops over
         exactly these). ``value`` is the best total of wins (``None`` when no
-        set exists) and ``sets`` is as in :func:`best_cycles`.
+        set exists) and ``sets`` is a :class:`~dicelab.efron.DiceSets`: the sets of
+        :func:`best_cycles` held as arrays (a search can find millions), read as
+        that list -- same length, items, order, printed form and ``==``.
 
     Examples
     --------
@@ -462,9 +470,10 @@ def search_all(S: int = 6, L: int = 7, M: int = 4, *, min_wins: int | None = Non
     S, L, M, min_wins, _ = _game(S, L, M, min_wins=min_wins)
     _check_dice_search(S, L, M)
     dice = unique_dice(L, S)
-    faces = _face_tuples(dice)
+    faces = _face_array(dice)
     W = wins_matrix(dice)
     graph = _kernels.csr(W, allowed_edges(W, min_wins))  # built once, filtered for each n
+    del W  # the dense matrix is not needed again
     values = np.unique(graph[2]).tolist()
     memory, steps = _search_cost(len(dice), graph[2].size, M)
     dense = _search_cost(len(dice), 0, M)[1]  # the dense walk bounds, formed again for each value
@@ -474,5 +483,5 @@ def search_all(S: int = 6, L: int = 7, M: int = 4, *, min_wins: int | None = Non
     for n in [None, *values]:
         sub = graph if n is None else _kernels.csr_equal(*graph, n)
         res = _cycles_in(*sub, M)
-        out[n] = (res.value, _as_face_sets(faces, res.cycles))
+        out[n] = (res.value, DiceSets(faces, res.cycles.astype(np.int32)))  # N < 2**31: half the memory
     return out

@@ -189,6 +189,8 @@ def allowed_edges(W, min_wins: int, wins: int | None = None) -> np.ndarray:
            [False, False]])
     """
     W = int_array("W", W, ndim=2, what="integers (a wins matrix)", square=True)
+    if (W < 0).any():
+        raise ValueError(f"W must hold win counts >= 0, got {int(W.min())}")
     min_wins = check_int("min_wins", min_wins, 0)
     wins = check_optional_int("wins", wins, 0)
     mask = (W >= min_wins) if wins is None else (W == wins)

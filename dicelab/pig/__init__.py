@@ -54,17 +54,11 @@ from dicelab.pig.three_player import best_response_3p
 # classic turn-taking Pig (sequential)
 from dicelab.pig.sequential import SequentialSolution, sequential_optimal
 
-# both players rational: the stochastic game (stochastic_game)
-from dicelab.pig.stochastic_game import (
-    Equilibrium,
-    SymmetricIteration,
-    equilibrium,
-    exploitability,
-    solve_stage_game,
-    stage_game,
-    svima,
-    symmetric_value_iteration,
-)
+# both players rational: the stage games (stage_games), the equilibrium (stochastic_game),
+# the paper's value iterations (value_iteration)
+from dicelab.pig.stage_games import solve_stage_game, stage_game
+from dicelab.pig.stochastic_game import Equilibrium, equilibrium, exploitability
+from dicelab.pig.value_iteration import SymmetricIteration, svima, symmetric_value_iteration
 
 # the paper's algorithms and exact cross-checks, as pig.reference.paper_* and pig.reference.exact_*
 from dicelab.pig import reference

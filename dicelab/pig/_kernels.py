@@ -144,6 +144,80 @@ def best_hold(na, T, G, bust1, bust2):
     return best_a / best_d, best_k  # self_loop_value, with 1 - c already formed
 
 
+@njit(cache=True)
+def hold_columns(T):
+    """``T`` by hold value in columns: ``C[0, k] = P(X_k = 0)``, ``C[1 + r, k] = P(X_k = k + r)``
+    (``r = 0..5``), so that :func:`best_hold_narrowed` reads every row at consecutive ``k``."""
+    n = T.shape[0]
+    C = np.zeros((7, n))
+    for k in range(1, n):
+        C[0, k] = T[k, 0]
+        for r in range(6):
+            C[1 + r, k] = T[k, k + r]
+    return C
+
+
+# Relative margin of :func:`best_hold_narrowed`: a hold value whose ``a_k / d_k`` falls below the
+# largest by more than this is never compared. Rounding moves the quotients by about 1e-16.
+NARROW = 1e-9
+
+
+@njit(cache=True)
+def best_hold_narrowed(na, C, G, bust1, bust2, a, d):
+    """:func:`best_hold` with the same result, comparing only hold values near the maximum.
+
+    First every ``a_k`` and ``d_k = 1 - P(X_k = 0) bust1 bust2`` (the same operations, in the
+    same order, as :func:`best_hold`; independent across ``k``, so they run in SIMD lanes), and
+    ``e_k = a_k (2 - d_k) = a_k (1 + c_k)`` with ``c_k = 1 - d_k``: since ``0 <= c_k < 1``,
+    ``1 + c_k <= 1 / (1 - c_k)``, so ``e_k <= a_k / d_k`` and ``e = max_k e_k`` is a lower bound
+    of the largest value ``h = max_k a_k / d_k`` found without a division. Then
+    :func:`best_hold`'s scan, cross-multiplied comparisons in ascending ``k``, over the
+    *candidates* only: ``a_k >= (1 - NARROW) e d_k``, which holds for every ``k`` within
+    ``NARROW`` (relatively) of ``h``.
+
+    Why the result is :func:`best_hold`'s. Every comparison and every ``e_k`` is exact up to a
+    relative error of a few units of ``2**-53``, far below ``NARROW``. A hold value outside the
+    candidates falls short of ``h`` by more than ``NARROW``: it can be the running best of the
+    full scan only while no candidate has been seen, or in place of a candidate within rounding
+    of it (both near the threshold). Either way the first hold value within rounding of ``h``
+    is taken over it in both scans, and from then on both scans hold the same best and make
+    the same comparisons: the later non-candidates lose to it in the full scan, and the
+    narrowed scan never sees them. The scans end on the same ``k`` and return the same
+    ``a_k / d_k``. (When ``h = 0`` every hold value is a candidate and the scans are one.)
+
+    ``a``, ``d``: scratch arrays of length at least ``na + 1``.
+    """
+    g0 = G[0]
+    for k in range(1, na + 1):
+        x = C[0, k] * g0
+        x += C[1, k] * G[k]
+        x += C[2, k] * G[k + 1]
+        x += C[3, k] * G[k + 2]
+        x += C[4, k] * G[k + 3]
+        x += C[5, k] * G[k + 4]
+        x += C[6, k] * G[k + 5]
+        a[k] = x
+        d[k] = 1 - C[0, k] * bust1 * bust2
+    e0, e1, e2, e3 = -1.0, -1.0, -1.0, -1.0  # four running maxima: independent chains
+    k = 1
+    while k + 3 <= na:
+        e0 = max(e0, a[k] * (2 - d[k]))
+        e1 = max(e1, a[k + 1] * (2 - d[k + 1]))
+        e2 = max(e2, a[k + 2] * (2 - d[k + 2]))
+        e3 = max(e3, a[k + 3] * (2 - d[k + 3]))
+        k += 4
+    while k <= na:
+        e0 = max(e0, a[k] * (2 - d[k]))
+        k += 1
+    threshold = (1 - NARROW) * max(max(e0, e1), max(e2, e3))
+    best_a, best_d = -1.0, 1.0
+    best_k = 1
+    for k in range(1, na + 1):
+        if a[k] >= threshold * d[k] and a[k] * best_d > best_a * d[k]:
+            best_a, best_d, best_k = a[k], d[k], k
+    return best_a / best_d, best_k
+
+
 # --------------------------------------------------------------------------- two players
 
 
@@ -276,6 +350,8 @@ def best_response_3p_sweep(goal, T, o1, o2):
     pol = np.zeros((goal, goal, goal), dtype=np.int64)
     E = np.zeros((goal, goal, goal + 6))
     agg = np.zeros((goal, goal))
+    C = hold_columns(T)
+    a_k, d_k = np.zeros(goal + 1), np.zeros(goal + 1)
     b1s, p1s, m1s = _simple_outcomes(T, o1)
     b2s, p2s, m2s = _simple_outcomes(T, o2)
     q1 = np.zeros(goal)  # P(the opponent reaches the goal this turn)
@@ -310,7 +386,7 @@ def best_response_3p_sweep(goal, T, o1, o2):
                         g0 += p1[t] * agg[j1 + b1[t], j2]
                 G = E[j1, j2, i:]
                 G[0] = g0
-                win[i, j1, j2], pol[i, j1, j2] = best_hold(na, T, G, p1[0], p2[0])
+                win[i, j1, j2], pol[i, j1, j2] = best_hold_narrowed(na, C, G, p1[0], p2[0], a_k, d_k)
             for j2 in range(goal):  # row (i, j1) is finished: average over B2
                 s = 0.0
                 for t in range(m2s[j2]):

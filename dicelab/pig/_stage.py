@@ -1,4 +1,4 @@
-"""Numba kernels of the stage games of two-player simultaneous Pig (:mod:`dicelab.pig.stochastic_game`).
+"""Numba kernels of the stage games of two-player simultaneous Pig (:mod:`dicelab.pig.stage_games`).
 
 At a state ``(i, j)`` A holds at ``k = a + 1`` and B at ``k' = c + 1``; the stage game is
 ``M(p)[a, c] = A[a, c] + z[a] w[c] p`` with ``z[a] = P(X_k = 0)``, ``w[c] = P(X_k' = 0)`` (both
@@ -197,12 +197,14 @@ def _restricted(A, z, w, R, nr, C, nc, tol, krows, kcols, kx, ky):
     roots = np.zeros(2)
     xs = np.zeros(2)
     ys = np.zeros(2)
+    # kernel sizes as int64 values, not literal constants: one compiled version of each callee
+    one, two = np.int64(1), np.int64(2)
     for u in range(nr):  # s = 1: pure saddle points
         for v in range(nc):
             r, c = R[u], C[v]
             p = A[r, c] / (1.0 - z[r] * w[c])
             krows[0], kcols[0], kx[0], ky[0] = r, c, 1.0, 1.0
-            if _is_restricted_equilibrium(A, z, w, R, nr, C, nc, p, krows, kx, kcols, ky, 1, tol):
+            if _is_restricted_equilibrium(A, z, w, R, nr, C, nc, p, krows, kx, kcols, ky, one, tol):
                 return 1, p
     for u1 in range(nr):  # s = 2: closed form
         for u2 in range(u1 + 1, nr):
@@ -214,7 +216,7 @@ def _restricted(A, z, w, R, nr, C, nc, tol, krows, kcols, kx, ky):
                     for t in range(n):
                         kx[0], kx[1], ky[0], ky[1] = xs[t], 1.0 - xs[t], ys[t], 1.0 - ys[t]
                         if _is_restricted_equilibrium(
-                            A, z, w, R, nr, C, nc, roots[t], krows, kx, kcols, ky, 2, tol
+                            A, z, w, R, nr, C, nc, roots[t], krows, kx, kcols, ky, two, tol
                         ):
                             return 2, roots[t]
     X = np.zeros((2, nr))
@@ -274,7 +276,7 @@ def solve_stage(A, z, w, na, nb, r0, c0, tol, max_iter, x, y):
     kx = np.zeros(min(cap_r, cap_c))
     ky = np.zeros(min(cap_r, cap_c))
     R[0], C[0] = r0, c0
-    nr, nc = 1, 1
+    nr, nc = np.int64(1), np.int64(1)  # int64 values, not literal constants: one compiled callee
     excess = np.inf
     for rounds in range(1, max_iter + 1):
         s, p = _restricted(A, z, w, R, nr, C, nc, tol, krows, kcols, kx, ky)

@@ -13,9 +13,9 @@ value must equal ``p(i, j)`` itself: the fixed point ``p = val(A + C p)``, uniqu
 
 * :func:`equilibrium` solves every stage game's fixed point exactly (closed forms on the
   equilibrium's support, no LP) and certifies the result by :func:`exploitability`;
-* :func:`svima` lets B lead and A follow, in pure strategies (the paper's SVIMA);
-* :func:`symmetric_value_iteration` is the paper's value iteration with ``pi_B = pi_A``,
-  which cycles instead of converging.
+* the stage games themselves are built and solved in :mod:`dicelab.pig.stage_games`, the
+  paper's value iterations (SVIMA, the symmetric iteration) are in
+  :mod:`dicelab.pig.value_iteration`.
 
 When a state needs mixing
 -------------------------
@@ -35,136 +35,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_array, check_cost, check_float, check_int
-from dicelab.games import MatrixGameSolution, _check_matrix
+from dicelab._checks import check_array, check_cost, check_float
 from dicelab.pig import _kernels, _stage
-from dicelab.pig.policy import Policy, hold_at
+from dicelab.pig.policy import Policy
 from dicelab.pig.reference import _BOUNDS_STEPS, _pure_bounds
-from dicelab.pig.solution import NotConverged, Solution, _check_budget, _check_size, _check_tie, _check_tol
+from dicelab.pig.solution import Solution, _check_budget, _check_size, _check_tie, _check_tol
+from dicelab.pig.stage_games import _solve_failure
 from dicelab.pig.turns import GOAL, _check_goal, _hold, _hold_table
 
-__all__ = [
-    "stage_game",
-    "solve_stage_game",
-    "exploitability",
-    "Equilibrium",
-    "equilibrium",
-    "svima",
-    "SymmetricIteration",
-    "symmetric_value_iteration",
-]
-
-
-def _padded(values, tie) -> np.ndarray:
-    """``values`` inside the padded array of :func:`dicelab.pig._kernels.padded_values`."""
-    goal = values.shape[0]
-    W = _kernels.padded_values(goal, tie)
-    W[:goal, :goal] = values
-    return W
-
-
-def _check_values(values) -> np.ndarray:
-    """``values`` as a square ``(goal, goal)`` float array of finite numbers, within the budget."""
-    values = check_array("values", values, ndim=2, square=True)
-    goal = values.shape[0]
-    _check_size("values' goal", goal, goal, memory=24.0 * goal**2, steps=14.0 * goal**2, what="a stage game")
-    return values
-
-
-def stage_game(values, i: int, j: int, *, tie=0.5) -> tuple[np.ndarray, np.ndarray]:
-    """The stage game at ``(i, j)``: ``q(k, k') = A[k-1, k'-1] + C[k-1, k'-1] p(i, j)``.
-
-    Parameters
-    ----------
-    values : array_like
-        ``p[i, j]`` for every state (shape ``(goal, goal)``); only states after ``(i, j)``
-        (higher scores) enter ``A``.
-    i, j : int
-        The state: A on ``i`` points, B on ``j``.
-    tie : float
-        A's reward when both reach the goal in the same turn.
-
-    Returns
-    -------
-    (numpy.ndarray, numpy.ndarray)
-        ``A`` and ``C``, shape ``(goal - i, goal - j)``: rows A's hold values ``1..goal-i``,
-        columns B's ``1..goal-j``.
-
-    >>> A, C = stage_game(np.zeros((2, 2)), 1, 1)
-    >>> A.round(6).tolist(), C.round(6).tolist()
-    ([[0.486111]], [[0.027778]])
-    """
-    values = _check_values(values)
-    goal = values.shape[0]
-    i, j = check_int("i", i, 0, goal - 1), check_int("j", j, 0, goal - 1)
-    W = _padded(values, _check_tie(tie))
-    W[i, j] = 0.0  # the self-loop, carried by C
-    T = _hold_table(goal)
-    A = np.zeros((goal, goal))
-    _stage.stage_matrix(i, j, goal, T, W, np.zeros((goal + 6, goal)), A)
-    z = T[1:, 0]
-    return A[: goal - i, : goal - j].copy(), np.outer(z[: goal - i], z[: goal - j])
-
-
-def _rank_one(C, shape) -> tuple[np.ndarray, np.ndarray]:
-    """``(z, w)`` with ``C = outer(z, w)``, ``0 <= C < 1``, or a ValueError naming ``C``."""
-    C = _check_matrix(C, "C")
-    if C.shape != shape:
-        raise ValueError(f"C must have the shape of A, {shape}, got {C.shape}")
-    if C.min() < 0 or C.max() >= 1:
-        raise ValueError("C must have entries in [0, 1): probabilities of returning to the state")
-    r, c = np.unravel_index(C.argmax(), C.shape)
-    if C[r, c] == 0:
-        return np.zeros(shape[0]), np.zeros(shape[1])
-    z, w = C[:, c] / np.sqrt(C[r, c]), C[r, :] / np.sqrt(C[r, c])
-    if not np.allclose(np.outer(z, w), C, rtol=1e-12, atol=1e-15):
-        raise ValueError("C must be of rank one, C = outer(z, w): both players return independently")
-    return z, w
-
-
-def _solve_failure(status, where, excess, tol, max_iter) -> Exception:
-    if status == 3:
-        return NotConverged(f"the stage-game double oracle at {where}", excess, tol, max_iter)
-    what = "no square kernel solves" if status == 1 else f"rounding beyond tol={tol:g} in"
-    return RuntimeError(f"{what} the stage game at {where} (best reply gains {excess:.3g})")
-
-
-def solve_stage_game(A, C, *, tol: float = 1e-14, max_iter: int = 200) -> MatrixGameSolution:
-    """The fixed point ``p = val(A + C p)`` of a stage game, and optimal strategies there.
-
-    Solved by a double oracle: a restricted game on a few rows and columns is solved on its
-    smallest square kernel (a pure saddle point ``p = A / (1 - C)``, a ``2 x 2`` kernel in
-    closed form: ``det(A + C p - p J) = 0`` is a quadratic in ``p``), and any action that does
-    better against that solution in the whole game joins it.
-
-    Parameters
-    ----------
-    A, C : array_like
-        The stage game of :func:`stage_game`; ``C = outer(z, w)`` with entries in ``[0, 1)``.
-    tol : float
-        How much an action may gain against a solution before it counts as better (rounding).
-    max_iter : int
-        Rounds of the double oracle; :class:`~dicelab.pig.NotConverged` beyond.
-
-    Returns
-    -------
-    dicelab.games.MatrixGameSolution
-        ``value`` (the fixed point ``p``), ``row``/``col`` (optimal strategies of the game
-        ``A + C p``), ``pure`` (solved by a pure saddle point).
-
-    >>> sol = solve_stage_game([[0.5, 0.9], [0.8, 0.4]], np.zeros((2, 2)))
-    >>> round(sol.value, 12), sol.row.round(12).tolist(), sol.pure
-    (0.65, [0.5, 0.5], False)
-    """
-    A = _check_matrix(A, "A")
-    check_cost("A", A.shape, memory=32.0 * A.size, what="a stage game's checks")
-    z, w = _rank_one(C, A.shape)
-    tol, max_iter = _check_tol(tol), _check_budget(max_iter)
-    (na, nb), x, y = A.shape, np.zeros(A.shape[0]), np.zeros(A.shape[1])
-    status, p, s, _, excess = _stage.solve_stage(A, z, w, na, nb, 0, 0, tol, max_iter, x, y)
-    if status:
-        raise _solve_failure(status, "A", excess, tol, max_iter)
-    return MatrixGameSolution(float(p), x, y, s == 1)
+__all__ = ["exploitability", "Equilibrium", "equilibrium"]
 
 
 def _sparse(strategy) -> tuple[np.ndarray, np.ndarray]:
@@ -218,6 +97,7 @@ def exploitability(policy, opponent, *, tie=0.5) -> float:
     float
         ``max over (i, j) of hi[i, j] - lo[i, j]``.
 
+    >>> from dicelab.pig import hold_at
     >>> pure = lambda p: np.eye(p.goal)[p.two_player() - 1]
     >>> h = pure(hold_at(2, goal=6))
     >>> exploitability(h, h.transpose(1, 0, 2)) > 0.01
@@ -277,6 +157,7 @@ class Equilibrium(Solution):
         Policy
             ``[j, i]``: B on ``j`` points, A on ``i`` (``opponent`` transposed to B's seat).
 
+        >>> from dicelab.pig import svima
         >>> sv = svima(goal=4)
         >>> sv.most_likely_opponent_policy().table.T.tolist() == (sv.opponent.argmax(axis=2) + 1).tolist()
         True
@@ -384,169 +265,3 @@ def equilibrium(
     certificate = exploitability(row, col, tie=tie)
     return Equilibrium(goal, values, row, rounds, True, col, pure, margin, n_exact, certificate)
 
-
-def svima(goal: int = GOAL, *, tie=0.5, tol: float = 1e-15, max_iter: int = 200) -> Equilibrium:
-    """The paper's Stackelberg value iteration for multi-agent RL (SVIMA, Algorithm 0.2), state by state.
-
-    B leads: for each of B's hold values A best-responds, and B picks the one that leaves A
-    least, ``p = min_k' max_k q(k, k')`` (pure strategies). The value iteration's fixed point
-    is computed directly in one reverse sweep, each state's by safeguarded Newton steps.
-
-    Parameters
-    ----------
-    goal : int
-        The target score.
-    tie : float
-        A's reward when both reach the goal in the same turn.
-    tol : float
-        Stop a state's Newton steps when the step (or the bracket) is below ``tol``.
-    max_iter : int
-        Newton steps allowed per state; :class:`~dicelab.pig.NotConverged` beyond.
-
-    Returns
-    -------
-    Equilibrium
-        Pure strategies (one-hot rows), ``pure`` all True, ``margin`` NaN, and the
-        exploitability of the two pure policies.
-
-    >>> sv = svima(goal=6)
-    >>> bool(sv.pure.all()), sv.most_likely_policy()[0, 0]
-    (True, np.int64(6))
-    """
-    goal, tie = _check_goal(goal), _check_tie(tie)
-    tol, max_iter = _check_tol(tol), _check_budget(max_iter)
-    _check_size("goal", goal, goal, memory=_STRATEGIES_BYTES * goal**3, steps=goal**4 / 2, what="SVIMA")
-    W = _kernels.padded_values(goal, tie)
-    ka, kb = np.zeros((goal, goal), dtype=np.int64), np.zeros((goal, goal), dtype=np.int64)
-    iterations, residual = _stage.svima_sweep(goal, _hold_table(goal), W, tol, max_iter, ka, kb)
-    if not residual < tol:
-        raise NotConverged("the stage-game fixed point (SVIMA's Newton steps)", residual, tol, max_iter)
-    row, col = np.eye(goal)[ka], np.eye(goal)[kb]
-    certificate = exploitability(row, col, tie=tie)
-    nan = np.full((goal, goal), np.nan)
-    return Equilibrium(
-        goal,
-        W[:goal, :goal].copy(),
-        row,
-        int(iterations),
-        True,
-        col,
-        np.ones((goal, goal), bool),
-        nan,
-        0,
-        certificate,
-    )
-
-
-@dataclass(frozen=True, eq=False)
-class SymmetricIteration(Solution):
-    """The paper's value iteration with ``pi_B`` forced equal to ``pi_A``, sweep by sweep.
-
-    ``values`` / ``policy``: after the last sweep; ``iterations``: sweeps run;
-    ``converged``: whether the policy settled (period 1) and the last sweep changed no value
-    by ``tol`` or more. ``value_history[s]`` / ``policy_history[s]``: after sweep ``s``
-    (``s = 0``: the start). ``period``: the period of the policy sequence at the end (0 if it
-    has not settled into a cycle of at most 10); ``cycle_start``: the first sweep from which
-    it repeats with that period (-1 if none); ``cycling``: the states whose action changes
-    within the cycle; ``residual``: the largest change of a value in the last sweep.
-
-    >>> res = symmetric_value_iteration(goal=2, sweeps=30, start=1)
-    >>> res.period, res.converged, res.policy.table.tolist()
-    (1, True, [[1, 1], [1, 1]])
-    """
-
-    value_history: np.ndarray
-    policy_history: np.ndarray
-    cycle_start: int
-    period: int
-    cycling: np.ndarray
-    residual: float
-
-    @property
-    def cycle(self) -> list[Policy]:
-        """The policies of one period of the cycle, in order."""
-        return [Policy(p) for p in self.policy_history[self.cycle_start : self.cycle_start + self.period]]
-
-
-def _period(history, longest: int = 10) -> int:
-    """The least ``q <= longest`` with the last ``q`` entries repeating the ``q`` before; 0 if none."""
-    n = len(history) - 1
-    for q in range(1, longest + 1):
-        if n - 2 * q >= 0 and all(np.array_equal(history[n - t], history[n - t - q]) for t in range(q)):
-            return q
-    return 0
-
-
-def symmetric_value_iteration(
-    goal: int = GOAL, *, sweeps: int = 100, start: int = 25, tie=0.5, tol: float = 1e-12
-) -> SymmetricIteration:
-    """The paper's symmetric value iteration: sweep with ``pi_A`` greedy and ``pi_B = pi_A``.
-
-    Update order: Gauss-Seidel over ``i`` ascending, then ``j`` ascending, values and policy
-    in place (the paper's (47, 69) is updated before (69, 47) and uses its new action).
-    Starts from hold-at-``start`` with all values 0 and runs exactly ``sweeps`` sweeps: the
-    iteration need not converge (the paper finds a 2-cycle), so it reports what it did
-    rather than raising.
-
-    Parameters
-    ----------
-    goal : int
-        The target score.
-    sweeps : int
-        The number of sweeps, ``>= 2``.
-    start : int
-        The starting policy is hold at ``start``.
-    tie : float
-        A's reward when both reach the goal in the same turn.
-    tol : float
-        The largest change of a value in the last sweep for ``converged``.
-
-    Returns
-    -------
-    SymmetricIteration
-        The last values and policy, every sweep's, and the cycle the policies end in.
-
-    >>> res = symmetric_value_iteration(goal=6, sweeps=12)
-    >>> res.iterations, res.value_history.shape, res.period
-    (12, (13, 6, 6), 1)
-    """
-    goal = _check_goal(goal)
-    sweeps = check_int("sweeps", sweeps, 2)
-    tie, tol, start = _check_tie(tie), _check_tol(tol), check_int("start", start, 1)
-    kept = 32.0 * goal**2  # the values and policies of a sweep, kept and then stacked
-    _check_size("goal", goal, goal, memory=2 * kept, steps=float(goal) ** 3, what="a sweep")
-    what = f"the sweeps at goal {goal}"
-    _check_size(
-        "sweeps", sweeps, goal, memory=(sweeps + 1) * kept, steps=sweeps * float(goal) ** 3, what=what
-    )
-    T = _hold_table(goal)
-    pol = hold_at(start, goal).two_player()
-    W = _kernels.padded_values(goal, tie)
-    policies, values = [pol.copy()], [W[:goal, :goal].copy()]
-    for _ in range(sweeps):
-        _kernels.value_iteration_sweep(goal, T, pol, W, pol)  # pi_B is pi_A, updated in place
-        policies.append(pol.copy())
-        values.append(W[:goal, :goal].copy())
-    period = _period(policies)
-    cycling = np.zeros((goal, goal), dtype=bool)
-    first = -1
-    if period:
-        first = len(policies) - 1 - period
-        while first - 1 >= 0 and np.array_equal(policies[first - 1], policies[first - 1 + period]):
-            first -= 1
-        for a in policies[first : first + period]:
-            cycling |= a != policies[first]
-    residual = float(np.abs(values[-1] - values[-2]).max())
-    return SymmetricIteration(
-        goal,
-        values[-1].copy(),
-        Policy(pol),
-        sweeps,
-        period == 1 and residual < tol,
-        np.array(values),
-        np.array(policies),
-        first,
-        period,
-        cycling,
-        residual,
-    )

@@ -3,6 +3,8 @@
 import math
 from decimal import Decimal
 
+import numpy as np
+
 from bad_input import ARRAYS_2D, BOOLS, FLOATS, HUGE, INTS, STRINGS, Row  # noqa: F401
 from dicelab import badg, stopping
 from dicelab.badg import reference
@@ -244,3 +246,16 @@ EXEMPT = {
     "dicelab.badg.simulation.SimulationResult": "a result record built by simulate",
     "dicelab.explore.badg_card.Take": "a result record built by strategy_card",
 }
+
+# a one-element array holding a valid choice is not that choice
+ROWS += [
+    Row(badg.solve, "restrict", [np.array(["no_two_low"])], lambda v: badg.solve((6, 6), restrict=v)),
+    Row(HeuristicPolicy, "fallback", [np.array(["regret"])], lambda v: HeuristicPolicy(v)),
+    Row(badg.heuristic_policy, "fallback", [np.array(["face"])], lambda v: badg.heuristic_policy(v)),
+]
+
+# die sizes near 2**62 and beyond, refused by their cost (not by an overflow or a failed allocation)
+ROWS += [
+    Row(badg.solve, "dice", [(2**62,), (2**70,), (2**62, 6)], lambda v: badg.solve(v)),
+    Row(badg.multiset_rolls, "s", [2**62, 2**70], lambda v: badg.multiset_rolls(v, 1)),
+]

@@ -225,3 +225,76 @@ ROWS += [
     Row(notebook.check_parameter, "low", [None, 1.5, "0"], lambda v: notebook.check_parameter("n", 1, v)),
     Row(notebook.check_parameter, "high", [1.5, "9"], lambda v: notebook.check_parameter("n", 1, 0, v)),
 ]
+
+# malformed notebooks, entries named by their argument, missing files and folders, unknown styles
+ROWS += [
+    Row(
+        notebook.merge_streams,
+        "notebook",
+        [
+            {"cells": [1, 2]},
+            {"cells": [{"outputs": 5}]},
+            {"cells": [{"outputs": [{"output_type": "stream", "text": 5}] * 2}]},
+        ],
+        lambda v: notebook.merge_streams(v),
+    ),
+    Row(
+        notebook.drop_widget_state,
+        "notebook",
+        [
+            {"cells": [1, 2]},
+            {"cells": [{"outputs": 5}]},
+            {"cells": [{"outputs": [{"data": 5}]}]},
+            {"cells": [], "metadata": 3},
+        ],
+        lambda v: notebook.drop_widget_state(v),
+    ),
+    Row(
+        exact.latex_table,
+        "rows",
+        [[[float("nan")]], [[object()]], [[{1: 2}]]],
+        lambda v: exact.latex_table(v),
+    ),
+    Row(
+        exact.latex_table,
+        "header",
+        [[float("nan")], [object()]],
+        lambda v: exact.latex_table([[1]], header=v),
+    ),
+    Row(exact.to_sympy, "x", [{1: 2}, {1}], lambda v: exact.to_sympy(v)),
+    Row(Ledger.add, "ours", [None, object()], lambda v: Ledger("x").add("T", "w", paper="1.0", ours=v)),
+    Row(Claim, "ours", [None], lambda v: claim(paper="1.0", ours=v)),
+    Row(Ledger.add_table, "what", ["{nokey}", "P({0})", "{key", "{key.real.x}"], lambda v: table(what=v)),
+    Row(
+        claims.read_ledger,
+        "path",
+        ["/no/such/ledger.csv", paths.repo_root()],
+        lambda v: claims.read_ledger(v),
+    ),
+    Row(
+        paths.atomic_write,
+        "path",
+        [paths.output_root() / "no-such-folder" / "x.txt"],
+        lambda v: paths.atomic_write(v, lambda p: p.write_text("x")),
+    ),
+    Row(plotting.save_figure, "name", ["a" * 100_000, "a" * 256], lambda v: plotting.save_figure(FIG, v)),
+    Row(
+        plotting.draw_digraph,
+        "edges",
+        [[("A", "B", "", {"no_such_style": 1})], [("A", "B", "", {"arrowstyle": "wiggle"})]],
+        lambda v: plotting.draw_digraph(AX, GRAPH, v),
+    ),
+]
+
+ROWS += [  # exact numbers of ten million digits, refused before they are written out
+    Row(exact.to_fraction, "x", ["1e10000000", "-1E-10000000"], lambda v: exact.to_fraction(v, "x")),
+    Row(claims.printed_number, "text", ["1e10000000", "2.5e-9999999"], lambda v: claims.printed_number(v)),
+    Row(
+        Ledger.add, "paper", ["1e10000000"], lambda v: Ledger("x").add("T", "w", paper=v, ours=1, erratum="e")
+    ),
+]
+
+ROWS += [
+    Row(paths.chapter_output_bytes, "name", ["", "a/b", None, 3, ["02_badg"]], paths.chapter_output_bytes),
+    Row(paths.check_free_space, "nbytes", [-1, 2.5, "3", True, None, [1]], paths.check_free_space),
+]

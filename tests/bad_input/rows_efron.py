@@ -83,8 +83,9 @@ def counting_rows() -> list[Row]:
     """Counting and listing dice."""
     closed = efron.num_unique_dice_closed_form
     return [
-        Row(efron.num_unique_dice, "L", INTS + [0, HUGE], lambda v: efron.num_unique_dice(v, 6)),
-        Row(efron.num_unique_dice, "S", INTS + [0, HUGE], lambda v: efron.num_unique_dice(7, v)),
+        Row(efron.num_unique_dice, "L", INTS + [0], lambda v: efron.num_unique_dice(v, 6)),
+        Row(efron.num_unique_dice, "S", INTS + [0], lambda v: efron.num_unique_dice(7, v)),
+        Row(efron.num_unique_dice, "L", [HUGE], lambda v: efron.num_unique_dice(v, v)),  # as closed(v, v)
         Row(closed, "L", INTS + [0], lambda v: closed(v, 6)),
         Row(closed, "S", INTS + [0], lambda v: closed(7, v)),
         Row(closed, "L", [HUGE], lambda v: closed(v, v)),  # one huge L is cheap; with a huge S it is not
@@ -143,5 +144,13 @@ ROWS = [*counting_rows(), *wins_rows(), *search_all_rows(), *digraph_rows(), *ex
 EXEMPT = {
     "dicelab.efron.search.CycleSearch": "a result record, returned by max_sum_cycles",
     "dicelab.efron.search.SearchStep": "a result record, returned by search_log",
+    "dicelab.efron.sets.DiceSets": "a result record, built by search_all from its own arrays",
     "dicelab.explore.efron_dice.Matchup": "a result record, returned by matchup",
 }
+
+ROWS += [  # win counts are never negative
+    Row(efron.allowed_edges, "W", [[[0, -1], [1, 0]], [[0, 3], [-3, 0]]], lambda v: efron.allowed_edges(v, 1)),  # noqa: E501
+]
+ROWS += [  # an enumeration of hours (every 4-cycle of 924 dice in fractions), refused up front
+    Row(reference.exact_best_cycles, "M", [4], lambda v: reference.exact_best_cycles(6, 7, v)),
+]

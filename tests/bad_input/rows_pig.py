@@ -267,7 +267,13 @@ EXEMPT = {
     "dicelab.pig.solution.BestResponse": "a result record, returned by the best-response solvers",
     "dicelab.pig.sequential.SequentialSolution": "a result record, returned by sequential_optimal",
     "dicelab.pig.stochastic_game.Equilibrium": "a result record, returned by equilibrium and svima",
-    "dicelab.pig.stochastic_game.SymmetricIteration": "a result record, of symmetric_value_iteration",
+    "dicelab.pig.value_iteration.SymmetricIteration": "a result record, of symmetric_value_iteration",
     "dicelab.games.MatrixGameSolution": "a result record, returned by solve_matrix_game and solve_stage_game",
     "dicelab.explore.pig_game.PigOpponent": "a result record, returned by pig_opponent",
 }
+
+# a one-element array holding a valid choice is not that choice
+ROWS += [
+    Row(pig_game.pig_opponent, "kind", [np.array(["hold_at"])], lambda v: pig_game.pig_opponent(v, 3, 10)),
+    Row(pig_game.pig_explorer, "kind", [np.array(["hold_at"])], lambda v: pig_game.pig_explorer(v)),
+]

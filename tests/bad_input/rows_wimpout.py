@@ -223,3 +223,7 @@ EXEMPT = {
     "dicelab.wimpout.chain.Step": "a result record, returned by step",
     "dicelab.wimpout.chain.Outcome": "a result record, returned by step_outcomes",
 }
+
+ROWS += [  # exact numbers of ten million digits, refused before they are written out
+    Row(markov.AbsorbingChain, "P", [[["1e-10000000", 1], [0, 1]]], lambda v: markov.AbsorbingChain(v)),
+]

@@ -1,0 +1,147 @@
+"""Each up-front cost estimate beside the measured cost of the call it guards.
+
+    python benchmarks/budgets.py           # about a minute and a half on two shared cores
+    python benchmarks/budgets.py --small   # only the calibration sizes the test suite checks
+
+A call's estimate is what :func:`dicelab._checks.check_cost` is told before any work: its
+steps at ``10^8`` a second (the largest estimate when a call checks several parts). The
+measured cost is the median CPU time of repeated calls (process time, so other programs on a
+shared machine do not count; one run for the largest sizes), after a warm-up call that
+compiles the kernels. ``tests/test_budgets.py`` checks that every estimate is within a factor
+of 3 of the measured cost on the small sizes (each at least 50 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from dicelab import badg, efron, games, pig
+from dicelab._checks import recorded_costs
+from dicelab.efron import reference
+
+
+class Size(NamedTuple):
+    """One size of one estimate: its label, whether the test suite checks it, and the call."""
+
+    label: str
+    small: bool
+    call: Callable[[], object]
+
+
+def _heuristic(dice) -> Callable[[], object]:
+    return lambda: badg.evaluate(badg.heuristic_policy(), dice)
+
+
+def _random_game(m: int, n: int) -> Callable[[], object]:
+    A = np.random.default_rng(m * n).normal(size=(m, n))
+    return lambda: games.solve_matrix_game(A)
+
+
+def _mixed_opponent(goal: int, support: int) -> Callable[[], object]:
+    """An opponent mixing ``support`` random hold values (all of them when ``support == goal``)."""
+    rng = np.random.default_rng(goal)
+    if support == goal:
+        s = rng.random((goal,) * 3)
+    else:
+        s = sum(np.eye(goal)[rng.integers(0, goal, size=(goal, goal))] for _ in range(support))
+    s = s / s.sum(axis=2, keepdims=True)
+    return lambda: pig.best_response_mixed(s)
+
+
+# estimate -> (warm-up call, sizes)
+CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
+    "badg.evaluate (heuristic)": (
+        _heuristic((6, 6)),
+        [
+            Size("60 d6", True, _heuristic((6,) * 60)),
+            Size("8 d6 + 8 d8", True, _heuristic((6,) * 8 + (8,) * 8)),
+            Size("100 d6", False, _heuristic((6,) * 100)),
+            Size("d4..d20 twice", False, _heuristic((4, 6, 8, 10, 12, 20) * 2)),
+        ],
+    ),
+    "efron.reference.exact_best_cycles": (
+        lambda: reference.exact_best_cycles(3, 4, 3),
+        [
+            Size("S=3 L=6 M=4", True, lambda: reference.exact_best_cycles(3, 6, 4)),
+            Size("S=4 L=5 M=3", True, lambda: reference.exact_best_cycles(4, 5, 3)),
+            Size("S=4 L=6 M=4", False, lambda: reference.exact_best_cycles(4, 6, 4)),
+            Size("S=4 L=6 M=5", False, lambda: reference.exact_best_cycles(4, 6, 5)),
+        ],
+    ),
+    "games.solve_matrix_game": (
+        _random_game(3, 3),
+        [
+            Size("200 x 200", True, _random_game(200, 200)),
+            Size("100 x 1000", True, _random_game(100, 1000)),
+            Size("400 x 400", False, _random_game(400, 400)),
+            Size("800 x 800", False, _random_game(800, 800)),
+        ],
+    ),
+    "pig.best_response_mixed": (
+        _mixed_opponent(10, 10),
+        [
+            Size("goal 100, every hold value mixed", True, _mixed_opponent(100, 100)),
+            Size("goal 150, one hold value", True, _mixed_opponent(150, 1)),
+            Size("goal 250, every hold value mixed", False, _mixed_opponent(250, 250)),
+            Size("goal 250, two hold values", False, _mixed_opponent(250, 2)),
+        ],
+    ),
+    "efron.num_unique_dice (recurrence)": (
+        lambda: efron.num_unique_dice(5, 5),
+        [
+            Size("L=1000 S=999", True, lambda: efron.num_unique_dice(1000, 999)),
+            Size("L=3000 S=300", True, lambda: efron.num_unique_dice(3000, 300)),
+            Size("L=300 S=3000", False, lambda: efron.num_unique_dice(300, 3000)),
+        ],
+    ),
+}
+
+
+def measure(call: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """``(estimated seconds, median measured CPU seconds)`` of ``call``."""
+    times = []
+    estimate = 0.0
+    for _ in range(repeat):
+        with recorded_costs() as seen:
+            t0 = time.process_time()
+            call()
+            times.append(time.process_time() - t0)
+        estimate = max((seconds for _, _, seconds in seen), default=0.0)
+    return estimate, statistics.median(times)
+
+
+def calibrate(small_only: bool, repeat: int = 3):
+    """Yield ``(estimate, size, estimated seconds, measured seconds)`` for every size."""
+    for name, (warm_up, sizes) in CASES.items():
+        warm_up()
+        for size in sizes:
+            if small_only and not size.small:
+                continue
+            estimate, measured = measure(size.call, repeat if size.small else 1)
+            yield name, size, estimate, measured
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--small", action="store_true", help="only the sizes the test suite checks")
+    args = parser.parse_args(argv)
+    print(f"{'estimate':36s} {'size':34s} {'estimated':>10s} {'measured':>10s} {'ratio':>6s}")
+    worst = 1.0
+    for name, size, estimate, measured in calibrate(args.small):
+        ratio = measured / estimate
+        worst = max(worst, ratio, 1 / ratio)
+        mark = "" if 1 / 3 <= ratio <= 3 else "  (beyond a factor of 3)"
+        print(f"{name:36s} {size.label:34s} {estimate:9.3g}s {measured:9.3g}s {ratio:6.2f}{mark}", flush=True)
+    print(f"largest factor between estimate and measured cost: {worst:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
