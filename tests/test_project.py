@@ -170,20 +170,42 @@ def test_chapter_cells_are_short_and_public(name):
                 assert len("".join(out["text"])) <= 10_000
 
 
+# An exercise is a box (a MyST admonition) holding its statement and its hint as a dropdown:
+# ":::::{admonition} Exercise N.M ★ Title", a blank line, the statement, "::::{dropdown} Hint", the hint.
+EXERCISE = re.compile(
+    r"^:::::\{admonition\} Exercise (\d+\.\d+) (★+) ([^\n]+)\n\n(.*?)\n\n"
+    r"::::\{dropdown\} Hint\n\n(.*?)\n\n::::\n:::::$",
+    re.M | re.S,
+)
+
+
+def exercise_boxes(text: str) -> dict[str, tuple[str, str]]:
+    """``{"N.M": (stars, statement)}`` of the exercise boxes in markdown ``text``."""
+    return {m[1]: (m[2], " ".join(m[4].split())) for m in EXERCISE.finditer(text)}
+
+
 @pytest.mark.parametrize("name", FRAMED)
 def test_chapter_exercises_and_solutions(name):
     text = "".join("".join(c["source"]) for c in cells(name) if c["cell_type"] == "markdown")
-    exercises = text.split("## Exercises", 1)[1].split("## Appendix", 1)[0]
-    found = re.findall(r"^\*\*\d+\.(\d+) (★+) ", exercises, re.M)
+    section = text.split("## Exercises", 1)[1].split("## Appendix", 1)[0]
+    found = exercise_boxes(section)
     assert len(found) >= 8, f"{len(found)} exercises"
-    assert {"★", "★★", "★★★"} <= {stars for _, stars in found}, "graded: warm-up, practice, project"
-    assert exercises.count("<summary>Hint</summary>") >= len(found), "each exercise has a hint"
-    assert exercises.count("Predict") >= 2, "at least two ask to predict the effect of a changed parameter"
+    boxes = section.count("{admonition} Exercise ")
+    assert len(found) == boxes, "each exercise a box, its hint a dropdown"
+    assert {"★", "★★", "★★★"} <= {stars for stars, _ in found.values()}, "graded: warm-up, practice, project"
+    assert "<details" not in section and "<summary" not in section, "hints are dropdowns, not raw HTML"
+    assert section.count("Predict") >= 2, "at least two ask to predict the effect of a changed parameter"
     solutions = json.loads((ROOT / "solutions" / f"{name}_solutions.ipynb").read_text())["cells"]
     headings = [
-        c for c in solutions if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## ")
+        "".join(c["source"]) for c in solutions
+        if c["cell_type"] == "markdown" and "".join(c["source"]).startswith("## ")
     ]
     assert len(headings) == len(found), "one solution per exercise"
+    for heading in headings:  # each solution restates its exercise, word for word, above the answer
+        number = heading.split()[1]
+        restated = re.search(r"^:::\{admonition\} Exercise (\S+)\n\n(.*?)\n:::$", heading, re.M | re.S)
+        assert restated and restated[1] == number, f"solution {number}: restate the exercise in a box"
+        assert " ".join(restated[2].split()) == found[number][1], f"solution {number}: not the chapter's text"
     code = [c for c in solutions if c["cell_type"] == "code"]
     assert all(c["execution_count"] for c in code), "commit the solutions executed"
     assert sum("assert " in "".join(c["source"]) for c in code) >= len(found), (
@@ -224,7 +246,25 @@ def test_cells_are_folded_as_their_role_says(path):
 @pytest.mark.parametrize("name", FRAMED)
 def test_chapter_setup_is_folded(name):
     code = [c for c in cells(name) if c["cell_type"] == "code"]
-    assert role(code[0]) == role(code[1]) == "setup", "the parameters cell and the imports are setup"
+    assert role(code[0]) == role(code[1]) == role(code[2]) == "setup", (
+        "the first cell, the parameters cell and the imports are setup"
+    )
+
+
+RUNNABLE = [ROOT / "notebooks" / f"{n}.ipynb" for n in FRAMED] + [
+    ROOT / "solutions" / f"{n}_solutions.ipynb" for n in FRAMED
+]
+
+
+@pytest.mark.parametrize("path", RUNNABLE, ids=lambda p: p.name)
+def test_notebook_runs_anywhere(path):
+    """The first code cell installs dicelab where it is missing; data is found from the package."""
+    code = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
+    first = "".join(code[0]["source"])
+    assert 'importlib.util.find_spec("dicelab") is None' in first
+    assert re.search(r'^REPOSITORY = "', first, re.M)
+    assert role(code[0]) == "setup"
+    assert not any(re.search(r"""["']data/""", "".join(c["source"])) for c in code), "use data_dir(name)"
 
 
 @pytest.mark.parametrize("name", FRAMED)

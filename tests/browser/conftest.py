@@ -32,5 +32,6 @@ def pytest_terminal_summary(terminalreporter, config):
         f"book site: {c['pages']} pages, {c['images']} images, {c['math']} math blocks, "
         f"{c['requests']} requests ({c['external']} external, {c['failed']} failed), "
         f"{c['links']} internal links checked; {c['phone_pages']} pages also at 390 px, "
-        f"{c['scrolling_formulas']} display formulas wider than their column at 1280 px (they scroll)"
+        f"{c['scrolling_formulas']} display formulas wider than their column at 1280 px (they scroll); "
+        f"{c['exercises']} exercise boxes in the chapters, {c['restated']} restated in the solutions"
     )

@@ -8,7 +8,9 @@ and every link to another file of the site, and every ``#anchor``, resolves. At 
 390 px (a phone) no page is wider than the window, and every display formula either fits its
 column or scrolls inside its own box (never clipped at the page's edge); at 390 px a click on ☰
 shows the chapter list and a click on Contents the page's contents, and at 1280 px ☰ hides the
-chapter list and shows it again.
+chapter list and shows it again. Every chapter shows at least 8 exercises as boxes, visible without
+opening anything, each hint a dropdown that opens inside its box without covering the next
+exercise; every solutions page restates each exercise in a box; no ``<details>`` sits inside another.
 
 Run by ``make test-browser`` (which builds the book first), not by ``make test``. Chromium is
 the system's (``CHROMIUM`` or the first of ``chromium``, ``chromium-browser``,
@@ -263,3 +265,65 @@ def test_every_chapter_and_solution_is_on_the_site():
     absent = [str(p.relative_to(ROOT)) for p in sources
               if not (SITE / p.relative_to(ROOT)).with_suffix(".html").is_file()]
     assert not absent, f"not in the book (add them to book/_toc.yml): {absent}"
+
+
+# --------------------------------------------------------------------------- exercises
+EXERCISE = 'div.admonition[class*="admonition-exercise-"]'
+EXERCISE_PAGES = sorted(SITE.glob("notebooks/0[1-9]_*.html")) + sorted(SITE.glob("solutions/*.html"))
+
+EXERCISES_JS = """(selector) => {
+  const box = e => {
+    const r = e.getBoundingClientRect();
+    return {top: r.top + scrollY, bottom: r.bottom + scrollY};
+  };
+  const shown = e => e.getClientRects().length > 0 && !e.closest('details:not([open])');
+  const blocks = Array.from(document.querySelectorAll(selector));
+  return {
+    blocks: blocks.map(b => ({title: b.querySelector('.admonition-title')?.textContent.trim() || '',
+                              shown: shown(b), ...box(b),
+                              hints: Array.from(b.querySelectorAll('details')).map(d => ({
+                                  open: d.open, dropdown: d.classList.contains('sd-dropdown'),
+                                  ...box(d)}))})),
+    // a <details> inside another's summary or content: HTML swallowed by a hint that never closed
+    nested: Array.from(document.querySelectorAll('details details, summary details'))
+                 .map(d => d.textContent.trim().slice(0, 60)),
+  };
+}"""
+
+
+@pytest.mark.parametrize("page_path", EXERCISE_PAGES, ids=lambda p: str(p.relative_to(SITE)))
+def test_exercises_are_boxes_with_hints(browser, page_path, tally):
+    """Each chapter shows at least 8 exercises as boxes, visible without opening anything, each with its
+    hint as a dropdown that, opened, stays inside its exercise's box; a solutions page restates each
+    exercise in a box above its solution. No <details> sits inside another."""
+
+    def open_hints(page) -> list[str]:
+        before = page.evaluate(EXERCISES_JS, EXERCISE)
+        page.evaluate("(s) => document.querySelectorAll(s + ' details').forEach(d => { d.open = true; })",
+                      EXERCISE)
+        page.wait_for_timeout(300)
+        after = page.evaluate(EXERCISES_JS, EXERCISE)
+        problems = [f"a <details> inside another: {t!r}" for t in before["nested"]]
+        blocks = before["blocks"]
+        chapter = page_path.parent.name == "notebooks"
+        if len(blocks) < 8:
+            problems.append(f"{len(blocks)} exercise boxes, at least 8 expected")
+        problems += [f"exercise hidden until something is opened: {b['title']!r}"
+                     for b in blocks if not b["shown"]]
+        for b in blocks:
+            hints = b["hints"]
+            if chapter and (len(hints) != 1 or not hints[0]["dropdown"] or hints[0]["open"]):
+                problems.append(f"{b['title']!r}: one closed hint dropdown expected, got {hints}")
+            if not chapter and hints:
+                problems.append(f"{b['title']!r}: a solutions page restates the exercise without its hint")
+        for b, nxt in zip(after["blocks"], after["blocks"][1:], strict=False):
+            if nxt["top"] < b["bottom"] - 1 or not nxt["shown"]:
+                problems.append(f"the opened hint of {b['title']!r} covers {nxt['title']!r}")
+            for h in b["hints"]:
+                if not h["open"] or h["bottom"] > b["bottom"] + 1:
+                    problems.append(f"the hint of {b['title']!r} does not open inside its box")
+        tally.counts.update(exercises=len(blocks) if chapter else 0, restated=0 if chapter else len(blocks))
+        return problems
+
+    _, problems = load(browser, page_path, tally, DESKTOP, open_hints)
+    assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
