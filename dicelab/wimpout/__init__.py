@@ -68,6 +68,18 @@ from dicelab.wimpout.chain import (
 # beyond the paper: whole turns
 from dicelab.wimpout.turns import expected_turn_score, play_turns, simulate_turns
 
+# beyond the paper: a turn played for points, the free dice rolled by choice
+from dicelab.wimpout.play import (
+    CHOICES,
+    Choice,
+    TurnPolicy,
+    TurnTables,
+    play_for_points,
+    turn_outcomes,
+    turn_states,
+    turn_tables,
+)
+
 __all__ = [
     # the dice and the scoring rules
     "SUN",
@@ -106,4 +118,13 @@ __all__ = [
     "expected_turn_score",
     "simulate_turns",
     "play_turns",
+    # beyond the paper: a turn played for points
+    "CHOICES",
+    "Choice",
+    "TurnPolicy",
+    "TurnTables",
+    "play_for_points",
+    "turn_outcomes",
+    "turn_states",
+    "turn_tables",
 ]

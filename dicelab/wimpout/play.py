@@ -1,0 +1,452 @@
+"""A turn played for points: the player may keep rolling the dice that did not score.
+
+The paper's chain (and :func:`expected_turn_score`) lets a player reroll only when the
+rules force it. In the game a player who is not forced may also *choose* to roll the dice
+that did not score: each scoring roll adds points, a roll that scores nothing (a Wimpout)
+loses every point of the turn. This module makes that choice a decision and solves it.
+
+The turn as a Markov decision process
+-------------------------------------
+A turn is in one of two kinds of state, with ``p`` points made so far in the turn:
+
+* a **forced** state, a :class:`~dicelab.wimpout.State` of :func:`turn_chain`: roll all five
+  dice (``Roll 5``, perhaps with a Flash still to clear), or the one or two dice that clear a
+  Flash. The rules leave no choice;
+* a **choice**, :class:`Choice`: the last roll scored but not on every die, and no Flash is
+  pending. The player banks ``p`` (*stop*) or rolls the ``white`` white dice and, if
+  ``black``, the black die that did not score (*roll*).
+
+One roll from any state leads, with probability ``ways / 6^n``, to a next state and adds
+``gain`` points (:func:`turn_outcomes`); a Wimpout ends the turn with nothing, and so do the
+instant results (five 6s, five 10s) for the points of a turn, as in the paper's chain.
+Rolling the free dice follows the same scoring rules as any roll (:func:`score`): a Flash
+among them must be cleared, dice that all score must be followed by all five.
+
+Readings of the rules (beside those of :class:`Rules`):
+
+* all scoring dice are set aside and every non-scoring die is rolled together (the player
+  does not choose a subset);
+* the sun that scores on its own counts ``rules.sun_value`` and is set aside (the paper's
+  first assumption; the rules would also let a player reroll it);
+* a player may bank only when the turn's points reach ``minimum`` (0 by default; 35 is the
+  opening-roll rule of a player not yet on the board).
+
+The Bellman equation
+--------------------
+With ``V(s, p)`` the largest expected points banked from state ``s`` with ``p`` points::
+
+    V(c, p) = max(p, R(c, p))                  for a choice c (p only if p >= minimum)
+    V(s, p) = R(s, p)                          for a forced state s
+    R(s, p) = sum over outcomes  ways / 6^n * V(next, p + gain)
+
+with ``V = 0`` at a Wimpout and at an instant result.
+
+**Thresholds.** ``R(c, p) - p`` never increases with ``p``: the slope of ``R`` in ``p`` is the
+probability that the points carried are banked, at most 1. So for each choice there is a
+threshold ``T(c)``: roll below it, bank from it on.
+
+**A cap above which banking is optimal.** If every choice banks from ``p`` on, the value of a
+forced state is linear, ``V(s, p) = b(s) p + g(s)`` (``b`` the chance to bank; the paper's
+chain). Rolling from a choice then gives ``R(c, p) = a(c) p + e(c)`` with ``a(c) < 1``, which
+is at most ``p`` exactly when ``p >= e(c) / (1 - a(c))``. The cap is the first multiple of 5
+at or past every such bound: above it banking is a best reply to banking, so the linear
+values solve the Bellman equation there and the solver needs no guessed bound. Below the cap
+the values are computed level by level, from high ``p`` down: every roll that does not
+repeat its own state gains at least 5 points, and a roll that repeats it (the Flash face
+rolled again) is solved by dividing by ``1 - P(repeat)``.
+
+Examples
+--------
+>>> best = play_for_points()
+>>> round(float(best.value), 4)
+24.4543
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+
+import numpy as np
+from sympy import QQ
+from sympy.polys.matrices import DomainMatrix
+
+from dicelab._checks import check_bool, check_int
+from dicelab.wimpout.chain import (
+    AUTO_LOSE,
+    AUTO_WIN,
+    ROLL_5,
+    WIMPOUT,
+    State,
+    _face_of,
+    _scored,
+    _state_of,
+    _step,
+)
+from dicelab.wimpout.dice import Rules, _check_rules, all_rolls
+
+__all__ = [
+    "CHOICES",
+    "Choice",
+    "TurnPolicy",
+    "TurnTables",
+    "turn_outcomes",
+    "turn_states",
+    "turn_tables",
+    "play_for_points",
+]
+
+
+@dataclass(frozen=True, order=True)
+class Choice:
+    """A decision point: bank the turn's points, or roll these dice that did not score.
+
+    >>> str(Choice(2, True))
+    'Choice: bank, or roll 2W + 1B'
+    """
+
+    white: int
+    black: bool
+
+    def __post_init__(self):
+        object.__setattr__(self, "white", check_int("white", self.white, 0, 4))
+        object.__setattr__(self, "black", check_bool("black", self.black))
+        if not 1 <= self.n_dice <= 4:
+            raise ValueError(
+                f"white, black: a choice rolls 1 to 4 dice (five is the forced Roll 5), "
+                f"got white={self.white}, black={self.black}"
+            )
+
+    @property
+    def n_dice(self) -> int:
+        return self.white + int(self.black)
+
+    @property
+    def dice(self) -> str:
+        """The dice as the chapter writes them, e.g. ``2W + 1B``."""
+        return " + ".join(
+            d for d in (f"{self.white}W" if self.white else "", "1B" if self.black else "") if d
+        )
+
+    def __str__(self) -> str:
+        return f"Choice: bank, or roll {self.dice}"
+
+
+CHOICES: tuple[Choice, ...] = tuple(Choice(w, b) for b in (False, True) for w in range(5) if 1 <= w + b <= 4)
+_ENDINGS = (WIMPOUT, AUTO_WIN, AUTO_LOSE)
+
+
+def _left(scoring: tuple[bool, ...], has_black: bool) -> tuple[int, bool]:
+    """The dice that did not score: (white dice, whether the black die is among them)."""
+    n = len(scoring)
+    black = has_black and not scoring[-1]
+    white = sum(1 for k in range(n - int(has_black)) if not scoring[k])
+    return white, black
+
+
+def _choice_step(c: Choice, roll: tuple, rules: Rules):
+    """Where a roll of the free dice of ``c`` leads: (next state, points gained)."""
+    sc = _scored(roll, c.black, rules)
+    if sc.outcome == "wimpout":
+        return WIMPOUT, 0
+    white, black = _left(sc.scoring, c.black)
+    if sc.flash is not None:  # the Futtless rule: clear it with the dice that did not score
+        if white == 0 and not black:
+            return _state_of(4, True, sc.flash), sc.points
+        return _state_of(white, black, sc.flash), sc.points
+    if white == 0 and not black:
+        return ROLL_5, sc.points  # every die scored: all five again
+    return Choice(white, black), sc.points
+
+
+def _forced_step(s: State, roll: tuple, rules: Rules):
+    """Where a roll from a forced state leads; a roll the chain would stop on becomes a choice."""
+    face = _face_of(s, None)
+    st = _step(s, roll, face, rules)
+    if st.state.end == "Score and Stop":
+        sun_rules = rules
+        if face is not None and face == rules.sun_value:
+            sun_rules = Rules(15 - face, rules.fourth_scores, rules.two_pairs)
+        white, black = _left(_scored(roll, s.black, sun_rules).scoring, s.black)
+        return Choice(white, black), st.points
+    if st.flash is not None and not st.state.absorbing:
+        return _state_of(st.state.white, st.state.black, st.flash), st.points
+    return st.state, st.points
+
+
+def turn_outcomes(s, rules: Rules = Rules()):
+    """Every roll from ``s`` (a forced :class:`State` of :func:`turn_chain` or a :class:`Choice`,
+    rolled), tallied by (next state, points gained): a read-only mapping to the number of rolls.
+
+    The counts sum to ``6 ** n`` for the ``n`` dice rolled.
+
+    >>> out = turn_outcomes(Choice(1, False))     # one white die: 5 or 10 scores, else Wimpout
+    >>> {(str(k), g): n for (k, g), n in out.items()}
+    {('Wimpout', 0): 4, ('Roll 5; No Flash', 5): 1, ('Roll 5; No Flash', 10): 1}
+    """
+    rules = _check_rules(rules)
+    if isinstance(s, Choice):
+        return _turn_outcomes(s, rules)
+    if isinstance(s, State) and not s.absorbing and (s.five_dice or len(s.flash) == 1):
+        return _turn_outcomes(s, rules)
+    raise ValueError(
+        f"s must be a Choice or a forced state of turn_chain() (Roll 5, or a Flash of one face "
+        f"to clear), got {s!r}"
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _turn_outcomes(s, rules: Rules):
+    tally: dict = {}
+    step = _choice_step if isinstance(s, Choice) else _forced_step
+    for roll in all_rolls(s.white, s.black):
+        key = step(s, roll, rules)
+        tally[key] = tally.get(key, 0) + 1
+    return MappingProxyType(tally)
+
+
+@functools.lru_cache(maxsize=8)
+def _states(rules: Rules) -> tuple:
+    seen, order = {ROLL_5}, [ROLL_5]
+    for s in order:
+        for nxt, _ in _turn_outcomes(s, rules):
+            if nxt not in _ENDINGS and nxt not in seen:
+                seen.add(nxt)
+                order.append(nxt)
+    return tuple(order)
+
+
+def turn_states(rules: Rules = Rules()) -> tuple:
+    """Every state a turn can reach from ``Roll 5``: the forced states, then the choices.
+
+    >>> states = turn_states()
+    >>> sum(isinstance(s, Choice) for s in states), sum(isinstance(s, State) for s in states)
+    (8, 31)
+    """
+    found = _states(_check_rules(rules))
+    return tuple(s for s in found if isinstance(s, State)) + tuple(
+        sorted(s for s in found if isinstance(s, Choice))
+    )
+
+
+@dataclass(frozen=True)
+class TurnPolicy:
+    """The best way to play a turn for points.
+
+    ``value``: the largest expected points banked in a turn (from ``Roll 5`` with 0 points);
+    ``thresholds``: for each :class:`Choice`, the smallest points from which banking is best
+    (roll below it); ``cap``: from these points on every choice banks and the values are
+    linear (see the module docstring); ``stop_when_allowed``: the paper's policy's value, for
+    comparison; ``minimum``: the least points a player may bank.
+    """
+
+    value: Fraction
+    thresholds: MappingProxyType
+    cap: int
+    stop_when_allowed: Fraction
+    minimum: int
+    rules: Rules
+    _values: MappingProxyType
+
+    def turn_value(self, s, points: int) -> Fraction:
+        """The largest expected points banked from ``s`` with ``points`` made so far.
+
+        >>> best = play_for_points()
+        >>> best.turn_value(Choice(1, False), 0)   # one white die, nothing to lose: roll it
+        Fraction(...)
+        """
+        points = check_int("points", points, 0)
+        if points % 5:
+            raise ValueError(f"points: a turn's points are a multiple of 5, got {points}")
+        if s in _ENDINGS:
+            return Fraction(0)
+        if not isinstance(s, Choice | State) or s not in self._values:
+            raise ValueError(f"s must be one of turn_states(), got {s!r}")
+        if points >= self.cap:
+            b, g = self._values[s]["linear"]
+            return Fraction(points) if isinstance(s, Choice) else b * points + g
+        return self._values[s]["below"][points // 5]
+
+    def rolls(self, c: Choice, points: int) -> bool:
+        """Whether the best play rolls the free dice of ``c`` with ``points`` made (else it banks)."""
+        if not isinstance(c, Choice):
+            raise ValueError(f"c must be a Choice, such as Choice(2, True), got {c!r}")
+        return check_int("points", points, 0) < self.thresholds[c]
+
+
+def _linear(states: tuple, rules: Rules):
+    """``(b, g)`` with ``V(s, p) = b p + g`` for the forced states when every choice banks.
+
+    One roll gives ``b = Q b + r_b`` and ``g = Q g + r_g``: ``r_b`` the chance to reach a
+    choice (and bank) at once, ``r_g`` the points gained times the ``b`` of where they lead.
+    Both are solved exactly with one factorisation of ``I - Q`` over the rationals.
+    """
+    forced = [s for s in states if isinstance(s, State)]
+    index = {s: k for k, s in enumerate(forced)}
+    n = len(forced)
+    A = [[QQ(int(i == j)) for j in range(n)] for i in range(n)]
+    r_b = [[QQ(0)] for _ in range(n)]
+    for s in forced:
+        total = 6**s.n_dice
+        for (nxt, _gain), ways in _turn_outcomes(s, rules).items():
+            if nxt in index:
+                A[index[s]][index[nxt]] -= QQ(ways, total)
+            elif isinstance(nxt, Choice):
+                r_b[index[s]][0] += QQ(ways, total)
+    lu = DomainMatrix(A, (n, n), QQ)
+    b_col = lu.lu_solve(DomainMatrix(r_b, (n, 1), QQ)).to_list_flat()
+    b = {s: Fraction(int(x.numerator), int(x.denominator)) for s, x in zip(forced, b_col, strict=True)}
+    r_g = [[QQ(0)] for _ in range(n)]
+    for s in forced:
+        total = 6**s.n_dice
+        for (nxt, gain), ways in _turn_outcomes(s, rules).items():
+            to_bank = 1 if isinstance(nxt, Choice) else b.get(nxt, 0)
+            r_g[index[s]][0] += QQ(ways * gain, total) * QQ(to_bank.numerator, to_bank.denominator)
+    g_col = lu.lu_solve(DomainMatrix(r_g, (n, 1), QQ)).to_list_flat()
+    g = {s: Fraction(int(x.numerator), int(x.denominator)) for s, x in zip(forced, g_col, strict=True)}
+    return b, g
+
+
+def _cap(states: tuple, rules: Rules, minimum: int, b: dict, g: dict) -> int:
+    """The first multiple of 5, at least ``minimum``, from which banking beats rolling at every choice."""
+    bound = Fraction(minimum)
+    for c in states:
+        if not isinstance(c, Choice):
+            continue
+        a = e = Fraction(0)
+        for (nxt, gain), ways in _turn_outcomes(c, rules).items():
+            pr = Fraction(ways, 6**c.n_dice)
+            if isinstance(nxt, Choice):
+                a, e = a + pr, e + pr * gain
+            elif nxt not in _ENDINGS:
+                a, e = a + pr * b[nxt], e + pr * (b[nxt] * gain + g[nxt])
+        bound = max(bound, e / (1 - a))
+    return 5 * math.ceil(bound / 5)
+
+
+def play_for_points(rules: Rules = Rules(), *, minimum: int = 0) -> TurnPolicy:
+    """The turn that banks the most points on average, exactly.
+
+    Parameters
+    ----------
+    rules : Rules
+        The readings of the rules.
+    minimum : int
+        The least points a player may bank (a multiple of 5; 35 for a player not yet on the
+        board under the opening-roll rule). Below it, stopping banks nothing.
+
+    Returns
+    -------
+    TurnPolicy
+
+    Examples
+    --------
+    >>> best = play_for_points()
+    >>> {c.dice: t for c, t in best.thresholds.items()}["1W"]
+    15
+    """
+    rules = _check_rules(rules)
+    minimum = check_int("minimum", minimum, 0, 10_000)
+    if minimum % 5:
+        raise ValueError(f"minimum: a turn's points are a multiple of 5, got {minimum}")
+    states = _states(rules)
+    b, g = _linear(states, rules)
+    cap = _cap(states, rules, minimum, b, g)
+    levels = cap // 5
+    below = {s: [Fraction(0)] * levels for s in states}
+    thresholds = {c: cap for c in states if isinstance(c, Choice)}
+
+    def value(nxt, q: int) -> Fraction:
+        if nxt in _ENDINGS:
+            return Fraction(0)
+        if q < cap:
+            return below[nxt][q // 5]
+        return Fraction(q) if isinstance(nxt, Choice) else b[nxt] * q + g[nxt]
+
+    for level in range(levels - 1, -1, -1):
+        p = 5 * level
+        for s in sorted(states, key=lambda s: isinstance(s, Choice)):  # forced first: choices read them
+            total, repeat, acc = 6**s.n_dice, 0, Fraction(0)
+            for (nxt, gain), ways in _turn_outcomes(s, rules).items():
+                if nxt == s and gain == 0:
+                    repeat += ways
+                else:
+                    acc += ways * value(nxt, p + gain)
+            roll = acc / (total - repeat)
+            if isinstance(s, Choice):
+                bank = Fraction(p) if p >= minimum else Fraction(0)
+                if bank >= roll and thresholds[s] == p + 5:
+                    thresholds[s] = p  # banking is best from p on (ties bank)
+                roll = max(roll, bank)
+            below[s][level] = roll
+    values = {s: {"below": tuple(below[s]), "linear": (b.get(s, 1), g.get(s, 0))} for s in states}
+    return TurnPolicy(
+        value=below[ROLL_5][0] if levels else g[ROLL_5],
+        thresholds=MappingProxyType(dict(sorted(thresholds.items()))),
+        cap=cap,
+        stop_when_allowed=g[ROLL_5],
+        minimum=minimum,
+        rules=rules,
+        _values=MappingProxyType(values),
+    )
+
+
+@dataclass(frozen=True)
+class TurnTables:
+    """:func:`turn_outcomes` of every state as flat integer arrays, for array and numba solvers.
+
+    ``states``: as :func:`turn_states` (forced states first, then the choices); the endings
+    are numbered after them: ``WIMPOUT``, ``AUTO_WIN``, ``AUTO_LOSE`` (``n_states`` + 0, 1, 2).
+    Outcome ``k`` of state ``i`` (for ``start[i] <= k < start[i + 1]``) leads to ``next[k]``,
+    gains ``gain[k]`` points in units of 5, in ``ways[k]`` of the ``6 ** n_dice[i]`` rolls;
+    a roll that repeats its own state with no gain is not listed but counted in
+    ``repeat[i]``. ``is_choice[i]`` marks the choices.
+    """
+
+    states: tuple
+    start: np.ndarray
+    next: np.ndarray
+    gain: np.ndarray
+    ways: np.ndarray
+    repeat: np.ndarray
+    n_dice: np.ndarray
+    is_choice: np.ndarray
+
+
+def turn_tables(rules: Rules = Rules()) -> TurnTables:
+    """Every state's outcomes as arrays (see :class:`TurnTables`).
+
+    >>> t = turn_tables()
+    >>> int(t.ways[t.start[0]:t.start[1]].sum() + t.repeat[0]) == 6 ** 5
+    True
+    """
+    rules = _check_rules(rules)
+    states = turn_states(rules)
+    index = {s: k for k, s in enumerate(states)} | {e: len(states) + k for k, e in enumerate(_ENDINGS)}
+    start, nxt, gain, ways, repeat = [0], [], [], [], []
+    for s in states:
+        rep = 0
+        for (to, g), n in sorted(
+            _turn_outcomes(s, rules).items(), key=lambda kv: (index[kv[0][0]], kv[0][1])
+        ):
+            if to == s and g == 0:
+                rep += n
+                continue
+            nxt.append(index[to])
+            gain.append(g // 5)
+            ways.append(n)
+        repeat.append(rep)
+        start.append(len(nxt))
+    return TurnTables(
+        states=states,
+        start=np.array(start, dtype=np.int64),
+        next=np.array(nxt, dtype=np.int64),
+        gain=np.array(gain, dtype=np.int64),
+        ways=np.array(ways, dtype=np.int64),
+        repeat=np.array(repeat, dtype=np.int64),
+        n_dice=np.array([s.n_dice for s in states], dtype=np.int64),
+        is_choice=np.array([isinstance(s, Choice) for s in states]),
+    )
