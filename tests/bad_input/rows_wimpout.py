@@ -227,3 +227,42 @@ EXEMPT = {
 ROWS += [  # exact numbers of ten million digits, refused before they are written out
     Row(markov.AbsorbingChain, "P", [[["1e-10000000", 1], [0, 1]]], lambda v: markov.AbsorbingChain(v)),
 ]
+
+# a turn played for points
+BEST = wimpout.play_for_points()
+TURN_STATES = STATES + [
+    wimpout.AUTO_WIN,
+    wimpout.state("Flash 2, 4, 6; Reroll 1B"),
+]  # absorbing; grouped faces
+POINTS = NOT_NONE + [7, 10**9 + 1]  # a turn's points: multiples of 5
+ROWS += [
+    Row(wimpout.Choice, "white", NOT_NONE + [5, 0], lambda v: wimpout.Choice(v, False)),
+    Row(wimpout.Choice, "black", BOOLS, lambda v: wimpout.Choice(1, v)),
+    Row(wimpout.turn_outcomes, "s", TURN_STATES, lambda v: wimpout.turn_outcomes(v)),
+    Row(wimpout.turn_outcomes, "rules", RULES, lambda v: wimpout.turn_outcomes(wimpout.ROLL_5, v)),
+    Row(wimpout.turn_states, "rules", RULES, lambda v: wimpout.turn_states(v)),
+    Row(wimpout.turn_tables, "rules", RULES, lambda v: wimpout.turn_tables(v)),
+    Row(wimpout.play_for_points, "rules", RULES, lambda v: wimpout.play_for_points(v)),
+    Row(
+        wimpout.play_for_points,
+        "minimum",
+        NOT_NONE + [7, 10**6],
+        lambda v: wimpout.play_for_points(minimum=v),
+    ),
+    Row(wimpout.TurnPolicy.turn_value, "s", TURN_STATES[:-2], lambda v: BEST.turn_value(v, 0)),
+    Row(wimpout.TurnPolicy.turn_value, "points", POINTS, lambda v: BEST.turn_value(wimpout.ROLL_5, v)),
+    Row(wimpout.TurnPolicy.rolls, "c", STATES, lambda v: BEST.rolls(v, 0)),
+    Row(wimpout.TurnPolicy.rolls, "points", NOT_NONE, lambda v: BEST.rolls(wimpout.CHOICES[0], v)),
+    Row(
+        wimpout.play_turns_by,
+        "policy",
+        [None, "best", wimpout.Rules()],
+        lambda v: wimpout.play_turns_by(v, 10, 0),
+    ),
+    Row(wimpout.play_turns_by, "n_turns", NOT_NONE + [1, HUGE], lambda v: wimpout.play_turns_by(BEST, v, 0)),
+    Row(wimpout.play_turns_by, "seed", NOT_NONE, lambda v: wimpout.play_turns_by(BEST, 10, v)),
+]
+EXEMPT |= {
+    "dicelab.wimpout.play.TurnTables": "a result record, returned by turn_tables",
+    "dicelab.wimpout.play.TurnPolicy": "a result record, returned by play_for_points (its methods have rows)",
+}

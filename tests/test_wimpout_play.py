@@ -1,0 +1,82 @@
+"""A Cosmic Wimpout turn played for points: the exact Bellman solution, checked four ways."""
+
+from fractions import Fraction
+
+import pytest
+
+from dicelab import wimpout
+from dicelab.wimpout import play
+
+BEST = wimpout.play_for_points()
+
+
+def test_every_roll_of_every_state_is_counted_once():
+    for s in wimpout.turn_states():
+        assert sum(wimpout.turn_outcomes(s).values()) == 6**s.n_dice, s
+    t = wimpout.turn_tables()
+    for i, s in enumerate(t.states):
+        assert t.ways[t.start[i] : t.start[i + 1]].sum() + t.repeat[i] == 6**s.n_dice
+
+
+def test_banking_at_every_choice_is_the_papers_turn():
+    # the linear values of the forced states are those of "stop when allowed", computed by
+    # the turn chain on another path (its fundamental matrix)
+    assert BEST.stop_when_allowed == wimpout.expected_turn_score()
+    assert BEST.value > BEST.stop_when_allowed
+
+
+def test_the_policy_is_a_threshold_at_every_choice():
+    for c, t in BEST.thresholds.items():
+        for p in range(0, BEST.cap + 30, 5):
+            rolled = BEST.turn_value(c, p) > p
+            assert rolled == (p < t) or (BEST.turn_value(c, p) == p and p >= t), (c, p)
+            assert BEST.rolls(c, p) == (p < t)
+
+
+def test_doubling_the_cap_changes_nothing():
+    wider = play._solve(wimpout.Rules(), 0, 2 * BEST.cap)
+    assert wider.value == BEST.value
+    assert dict(wider.thresholds) == dict(BEST.thresholds)
+
+
+def test_an_independent_float_iteration_agrees():
+    # floats, no cap theory: points up to 1,500, above which a choice banks and a forced state
+    # is worth nothing; levels from the top down, a repeated roll iterated to its fixed point
+    states, top = wimpout.turn_states(), 1500
+    V = {}
+
+    def value(nxt, q):
+        if nxt in play._ENDINGS:
+            return 0.0
+        return V.get((nxt, q), float(q) if isinstance(nxt, wimpout.Choice) else 0.0)
+
+    for p in range(top - 5, -1, -5):
+        for s in states:
+            out = wimpout.turn_outcomes(s)
+            rest = sum(n * value(nxt, p + g) for (nxt, g), n in out.items() if (nxt, g) != (s, 0))
+            repeat, x = out.get((s, 0), 0), 0.0
+            for _ in range(400):
+                x = (rest + repeat * x) / 6**s.n_dice
+            V[s, p] = max(x, p) if isinstance(s, wimpout.Choice) else x
+    assert V[wimpout.ROLL_5, 0] == pytest.approx(float(BEST.value), abs=1e-7)  # truncation ~1e-8
+
+
+def test_the_opening_rule_rolls_on_until_35():
+    opening = wimpout.play_for_points(minimum=35)
+    assert all(t >= 35 for t in opening.thresholds.values())
+    assert opening.value < BEST.value
+    assert opening.turn_value(wimpout.CHOICES[0], 30) > 0
+
+
+def test_sampled_turns_agree_with_the_exact_value():
+    out = wimpout.play_turns_by(BEST, 4000, seed=11)
+    assert abs(out["mean_points"] - float(BEST.value)) < 4 * out["points_stderr"]
+
+
+def test_values_are_exact_and_refuse_odd_points():
+    assert isinstance(BEST.value, Fraction)
+    assert BEST.turn_value(wimpout.WIMPOUT, 50) == 0
+    with pytest.raises(ValueError, match="points: a turn's points are a multiple of 5"):
+        BEST.turn_value(wimpout.ROLL_5, 7)
+    with pytest.raises(ValueError, match="minimum"):
+        wimpout.play_for_points(minimum=12)
