@@ -80,3 +80,16 @@ def test_values_are_exact_and_refuse_odd_points():
         BEST.turn_value(wimpout.ROLL_5, 7)
     with pytest.raises(ValueError, match="minimum"):
         wimpout.play_for_points(minimum=12)
+
+
+def test_rolling_values_cross_banking_at_the_thresholds():
+    for c, t in BEST.thresholds.items():
+        assert BEST.bounds[c] <= BEST.cap
+        for p in range(0, BEST.cap + 20, 5):
+            assert BEST.turn_value(c, p) == max(BEST.roll_value(c, p), p)
+            assert (BEST.roll_value(c, p) > p) == (p < t)
+
+
+def test_the_bank_chance_from_the_start_is_the_chains():
+    chain = wimpout.turn_chain()
+    assert BEST.bank_chance[wimpout.ROLL_5] == chain.absorption_probability(wimpout.ROLL_5, wimpout.STOP)

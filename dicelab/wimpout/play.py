@@ -244,13 +244,19 @@ class TurnPolicy:
     ``thresholds``: for each :class:`Choice`, the smallest points from which banking is best
     (roll below it); ``cap``: from these points on every choice banks and the values are
     linear (see the module docstring); ``stop_when_allowed``: the paper's policy's value, for
-    comparison; ``minimum``: the least points a player may bank.
+    comparison; ``bank_chance``: for each forced state, the chance ``b(s)`` that the points
+    held are banked when every choice banks (the paper's policy); ``bounds``: for each
+    choice, ``e / (1 - a)``, the points from which banking beats rolling once every later
+    choice banks (the cap is the first multiple of 5 past them all); ``minimum``: the least
+    points a player may bank.
     """
 
     value: Fraction
     thresholds: MappingProxyType
     cap: int
     stop_when_allowed: Fraction
+    bank_chance: MappingProxyType
+    bounds: MappingProxyType
     minimum: int
     rules: Rules
     _values: MappingProxyType
@@ -273,6 +279,24 @@ class TurnPolicy:
             b, g = self._values[s]["linear"]
             return Fraction(points) if isinstance(s, Choice) else b * points + g
         return self._values[s]["below"][points // 5]
+
+    def roll_value(self, c: Choice, points: int) -> Fraction:
+        """The expected points banked if the player rolls the free dice of ``c`` now (and plays
+        best afterwards), whether or not rolling is best.
+
+        >>> best = play_for_points()
+        >>> best.roll_value(Choice(1, False), 0) > 0
+        True
+        """
+        if not isinstance(c, Choice) or c not in self._values:
+            raise ValueError(f"c must be a Choice, such as Choice(2, True), got {c!r}")
+        points = check_int("points", points, 0)
+        if points % 5:
+            raise ValueError(f"points: a turn's points are a multiple of 5, got {points}")
+        if points >= self.cap:
+            a, e = self._values[c]["rolling_line"]
+            return a * points + e
+        return self._values[c]["rolling"][points // 5]
 
     def rolls(self, c: Choice, points: int) -> bool:
         """Whether the best play rolls the free dice of ``c`` with ``points`` made (else it banks)."""
@@ -314,9 +338,9 @@ def _linear(states: tuple, rules: Rules):
     return b, g
 
 
-def _cap(states: tuple, rules: Rules, minimum: int, b: dict, g: dict) -> int:
-    """The first multiple of 5, at least ``minimum``, from which banking beats rolling at every choice."""
-    bound = Fraction(minimum)
+def _rolling_lines(states: tuple, rules: Rules, b: dict, g: dict) -> dict:
+    """``{choice: (a, e)}``: rolling from a choice is worth ``a p + e`` when every later choice banks."""
+    lines = {}
     for c in states:
         if not isinstance(c, Choice):
             continue
@@ -327,8 +351,8 @@ def _cap(states: tuple, rules: Rules, minimum: int, b: dict, g: dict) -> int:
                 a, e = a + pr, e + pr * gain
             elif nxt not in _ENDINGS:
                 a, e = a + pr * b[nxt], e + pr * (b[nxt] * gain + g[nxt])
-        bound = max(bound, e / (1 - a))
-    return 5 * math.ceil(bound / 5)
+        lines[c] = (a, e)
+    return lines
 
 
 def play_for_points(rules: Rules = Rules(), *, minimum: int = 0) -> TurnPolicy:
@@ -363,9 +387,12 @@ def _solve(rules: Rules, minimum: int, cap: int | None) -> TurnPolicy:
     """:func:`play_for_points` of checked arguments; ``cap`` raises the proven cap (for tests)."""
     states = _states(rules)
     b, g = _linear(states, rules)
-    cap = max(_cap(states, rules, minimum, b, g), cap or 0)
+    lines = _rolling_lines(states, rules, b, g)
+    bounds = {c: e / (1 - a) for c, (a, e) in lines.items()}  # a p + e <= p from here on
+    cap = max(5 * math.ceil(max([minimum, *bounds.values()]) / 5), cap or 0)
     levels = cap // 5
     below = {s: [Fraction(0)] * levels for s in states}
+    rolling = {c: [Fraction(0)] * levels for c in lines}
     thresholds = {c: cap for c in states if isinstance(c, Choice)}
 
     def value(nxt, q: int) -> Fraction:
@@ -386,17 +413,22 @@ def _solve(rules: Rules, minimum: int, cap: int | None) -> TurnPolicy:
                     acc += ways * value(nxt, p + gain)
             roll = acc / (total - repeat)
             if isinstance(s, Choice):
+                rolling[s][level] = roll
                 bank = Fraction(p) if p >= minimum else Fraction(0)
                 if bank >= roll and thresholds[s] == p + 5:
                     thresholds[s] = p  # banking is best from p on (ties bank)
                 roll = max(roll, bank)
             below[s][level] = roll
     values = {s: {"below": tuple(below[s]), "linear": (b.get(s, 1), g.get(s, 0))} for s in states}
+    for c, (a, e) in lines.items():
+        values[c] |= {"rolling": tuple(rolling[c]), "rolling_line": (a, e)}
     return TurnPolicy(
         value=below[ROLL_5][0] if levels else g[ROLL_5],
         thresholds=MappingProxyType(dict(sorted(thresholds.items()))),
         cap=cap,
         stop_when_allowed=g[ROLL_5],
+        bank_chance=MappingProxyType(b),
+        bounds=MappingProxyType(dict(sorted(bounds.items()))),
         minimum=minimum,
         rules=rules,
         _values=MappingProxyType(values),

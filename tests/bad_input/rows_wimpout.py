@@ -266,3 +266,7 @@ EXEMPT |= {
     "dicelab.wimpout.play.TurnTables": "a result record, returned by turn_tables",
     "dicelab.wimpout.play.TurnPolicy": "a result record, returned by play_for_points (its methods have rows)",
 }
+ROWS += [
+    Row(wimpout.TurnPolicy.roll_value, "c", STATES, lambda v: BEST.roll_value(v, 0)),
+    Row(wimpout.TurnPolicy.roll_value, "points", POINTS, lambda v: BEST.roll_value(wimpout.CHOICES[0], v)),
+]
