@@ -368,3 +368,31 @@ def test_saving_the_explorers_from_jupyterlab_keeps_the_committed_notebook(tmp_p
     assert "widgets" not in saved["metadata"]
     assert view not in json.dumps(saved)
     assert nbformat.reads(committed.read_text(), 4) == nbformat.reads(json.dumps(saved), 4)
+
+
+def test_wimpout_turn_with_the_choice_to_roll_on():
+    t = explore.wimpout_roll(explore.WimpoutTurn(), "5 2 3 4 6")  # one 5: bank it, or roll four dice on
+    assert (t.points, t.state, t.free) == (5, wimpout.STOP, wimpout.Choice(3, True))
+    best = wimpout.play_for_points()
+    values = explore.choice_values(t)
+    assert values == {"bank": 5, "roll": best.roll_value(wimpout.Choice(3, True), 5)}
+    assert values["roll"] > values["bank"]
+    t = explore.wimpout_roll(t, "10 3 4 *")  # the 10 and the sun score: two white dice left
+    assert (t.points, t.free) == (25, wimpout.Choice(2, False))
+    assert explore.wimpout_bank(t).points == 25 and explore.wimpout_bank(t).free is None
+    t = explore.wimpout_roll(t, "2 3")  # nothing scores: a Wimpout loses the turn
+    assert (t.points, t.state, t.free) == (0, wimpout.WIMPOUT, None)
+    flash = explore.wimpout_roll(explore.wimpout_roll(explore.WimpoutTurn(), "5 2 3 4 6"), "3 3 3 2")
+    assert (flash.state, flash.face, flash.points) == (wimpout.clearing_state(3, 0, True), 3, 35)
+
+
+def test_wimpout_widget_banks_and_rolls_on():
+    ex = explore.wimpout_explorer(seed=3)
+    assert ex.controls["bank"].disabled
+    ex.controls["roll"].value = "5 2 3 4 6"
+    ex.controls["go"].click()
+    assert "Your choice" in ex.panes["turn"].value and "Best play: <b>roll</b>" in ex.panes["turn"].value
+    assert not ex.controls["bank"].disabled
+    ex.controls["bank"].click()
+    assert ex.controls["bank"].disabled and ex.controls["go"].disabled
+    assert "5 points" in ex.panes["turn"].value

@@ -12,7 +12,9 @@ shows as a static table or figure (what GitHub and the course site display), and
               the win probability of every hold value before each turn (:func:`pig_opponent`,
               :func:`pig_play`, :func:`pig_explorer`);
 ``wimpout``   a turn of Cosmic Wimpout roll by roll: the score, the chain state and the exact
-              chance of each way the turn can end (:func:`wimpout_roll`, :func:`wimpout_explorer`).
+              chance of each way the turn can end, and at each choice what banking and rolling on are
+              worth (:func:`wimpout_roll`, :func:`wimpout_bank`, :func:`choice_values`,
+              :func:`wimpout_explorer`).
 
 Probabilities are exact fractions where the solver is exact (Efron, Wimpout); the b.a.d.g. and
 Pig values are the solvers' float64 solutions of the exact equations. A widget never shows a
@@ -33,7 +35,14 @@ from dicelab.explore.badg_card import STANDARD_ROLL, badg_explorer, strategy_car
 from dicelab.explore.pig_game import OPPONENTS, pig_explorer, pig_opponent, pig_play, PigGame, PigOpponent
 
 # Cosmic Wimpout
-from dicelab.explore.wimpout_turn import finish_chances, wimpout_explorer, wimpout_roll, WimpoutTurn
+from dicelab.explore.wimpout_turn import (
+    choice_values,
+    finish_chances,
+    wimpout_bank,
+    wimpout_explorer,
+    wimpout_roll,
+    WimpoutTurn,
+)
 
 __all__ = [
     "Explorer",
@@ -60,5 +69,7 @@ __all__ = [
     "WimpoutTurn",
     "finish_chances",
     "wimpout_roll",
+    "wimpout_bank",
+    "choice_values",
     "wimpout_explorer",
 ]

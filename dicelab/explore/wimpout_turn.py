@@ -1,4 +1,5 @@
-"""Cosmic Wimpout: a turn roll by roll, with the chain state and the exact chances."""
+"""Cosmic Wimpout: a turn roll by roll, with the chain state and the exact chances; after a roll
+that scores but not on every die, the choice to bank or to keep rolling, with what each is worth."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from dicelab import wimpout
 from dicelab._checks import check_int, check_sequence
 from dicelab.explore._widgets import Explorer, _guarded, _table
 from dicelab.wimpout.dice import _check_roll, _parse_roll
+from dicelab.wimpout.play import Choice, _choice_step, _forced_step
 
 _PAPER_STATES = wimpout.TRANSIENT + wimpout.ABSORBING
 
@@ -31,10 +33,12 @@ def _check_paper_state(name: str, state) -> wimpout.State:
 @dataclass(frozen=True)
 class WimpoutTurn:
     """A turn in progress: the chain ``state``, the Flash ``face`` to clear (or ``None``), the
-    ``points`` so far and the ``rolls`` made, each as ``(roll, points it scored, state after)``.
+    ``points`` so far and the ``rolls`` made, each as ``(roll, points it scored, state after)``;
+    ``free``: after a roll that scored but not on every die (the paper's chain stops there), the
+    :class:`~dicelab.wimpout.Choice` of dice the player may still roll, else ``None``.
 
     ``state`` is one of the states of the paper's chain; ``face``, when given, one of the
-    faces of the state's Flash.
+    faces of the state's Flash; ``free`` is given only in ``Score and Stop``.
 
     >>> WimpoutTurn().state == wimpout.ROLL_5
     True
@@ -44,9 +48,15 @@ class WimpoutTurn:
     face: int | None = None
     points: int = 0
     rolls: tuple = ()
+    free: Choice | None = None
 
     def __post_init__(self):
         _check_paper_state("state", self.state)
+        if self.free is not None and (not isinstance(self.free, Choice) or self.state != wimpout.STOP):
+            raise ValueError(
+                f"free must be None, or a Choice (the dice that did not score) in the state Score and Stop, "
+                f"got {self.free!r} in {self.state}"
+            )
         if self.face is not None:
             flash, face = self.state.flash, self.face
             if isinstance(face, bool) or not isinstance(face, numbers.Integral) or face not in flash:
@@ -87,28 +97,98 @@ def finish_chances(state: wimpout.State) -> dict[str, Fraction]:
     return {a.end: chain.absorption_probability(state, a) for a in wimpout.ABSORBING}
 
 
+def _check_turn(turn) -> WimpoutTurn:
+    if not isinstance(turn, WimpoutTurn):
+        raise ValueError(f"turn must be a WimpoutTurn (WimpoutTurn() starts one), got {turn!r}")
+    if turn.state.absorbing and turn.free is None:
+        raise ValueError(f"turn: the turn has ended ({turn.state}): start a new one")
+    return turn
+
+
+def _dice_of(turn: WimpoutTurn):
+    """The dice the next roll throws: the free dice at a choice, else the state's."""
+    return turn.free if turn.free is not None else turn.state
+
+
+def _fine_state(turn: WimpoutTurn) -> wimpout.State:
+    """The state of the finer chain (each Flash by its own face) that the turn is in."""
+    if turn.face is None:
+        return turn.state
+    return wimpout.State(turn.state.white, turn.state.black, (turn.face,))
+
+
+def _paper_state(nxt) -> tuple[wimpout.State, int | None, Choice | None]:
+    """A state of the turn played for points as the paper's chain names it: (state, face, free)."""
+    if isinstance(nxt, Choice):
+        return wimpout.STOP, None, nxt
+    if nxt.absorbing or not nxt.flash:
+        return nxt, None, None
+    face = nxt.flash[0]
+    return wimpout.clearing_state(face, nxt.white, nxt.black), face, None
+
+
 def wimpout_roll(turn: WimpoutTurn, roll) -> WimpoutTurn:
-    """The turn after ``roll`` (a tuple of faces, or text such as ``"5 5 5 2 *"``) of the dice ``turn`` rolls.
+    """The turn after ``roll`` (a tuple of faces, or text such as ``"5 5 5 2 *"``) of the dice ``turn``
+    rolls: the dice of its state, or at a choice (``turn.free``) the free dice, which the player rolls
+    instead of banking.
 
     Examples
     --------
     >>> t = wimpout_roll(WimpoutTurn(), "5 5 5 2 6")
     >>> t.points, str(t.state), t.face
     (50, 'Flash 5, 10; Reroll 1B, 1W', 5)
+    >>> t = wimpout_roll(WimpoutTurn(), "5 2 3 4 6")   # one 5: bank 5, or roll the other four
+    >>> t.points, t.free.dice
+    (5, '3W + 1B')
+    >>> wimpout_roll(t, "10 3 4 *").free.dice   # the 10 and the sun score: bank 25, or roll two on
+    '2W'
     """
-    if not isinstance(turn, WimpoutTurn):
-        raise ValueError(f"turn must be a WimpoutTurn (WimpoutTurn() starts one), got {turn!r}")
-    if turn.state.absorbing:
-        raise ValueError(f"turn: the turn has ended ({turn.state}): start a new one")
-    black = turn.state.black
+    turn = _check_turn(turn)
+    dice = _dice_of(turn)
+    black = dice.black
     roll = _parse_roll(roll, "roll", black) if isinstance(roll, str) else _check_roll(roll, black)[0]
-    if len(roll) != turn.state.n_dice:
-        raise ValueError(
-            f"roll: {turn.state} rolls {turn.state.n_dice} dice (black die last), got {len(roll)}"
-        )
-    st = wimpout.step(turn.state, roll, face=turn.face)
-    points = 0 if st.state in (wimpout.WIMPOUT, wimpout.AUTO_LOSE) else turn.points + st.points
-    return WimpoutTurn(st.state, st.flash, points, turn.rolls + ((roll, st.points, st.state),))
+    if len(roll) != dice.n_dice:
+        where = f"the free dice {turn.free.dice}" if turn.free is not None else str(turn.state)
+        raise ValueError(f"roll: {where} rolls {dice.n_dice} dice (black die last), got {len(roll)}")
+    if turn.free is not None:
+        nxt, gain = _choice_step(turn.free, roll, wimpout.Rules())
+    else:
+        nxt, gain = _forced_step(_fine_state(turn), roll, wimpout.Rules())
+    state, face, free = _paper_state(nxt)
+    points = 0 if state in (wimpout.WIMPOUT, wimpout.AUTO_LOSE) else turn.points + gain
+    return WimpoutTurn(state, face, points, turn.rolls + ((roll, gain, state),), free)
+
+
+def wimpout_bank(turn: WimpoutTurn) -> WimpoutTurn:
+    """The turn ended by banking its points at a choice (``turn.free``).
+
+    >>> t = wimpout_bank(wimpout_roll(WimpoutTurn(), "5 2 3 4 6"))
+    >>> t.points, t.free, str(t.state)
+    (5, None, 'Score and Stop')
+    """
+    turn = _check_turn(turn)
+    if turn.free is None:
+        raise ValueError(f"turn: only a turn at a choice may bank; {turn.state} must roll on")
+    return WimpoutTurn(turn.state, None, turn.points, turn.rolls, None)
+
+
+@functools.cache
+def _best_turn():
+    return wimpout.play_for_points()
+
+
+def choice_values(turn: WimpoutTurn) -> dict[str, Fraction]:
+    """At a choice: the expected points banked if the player banks now, and if they roll the free
+    dice and then play best (:func:`~dicelab.wimpout.play_for_points`).
+
+    >>> v = choice_values(wimpout_roll(WimpoutTurn(), "5 2 3 4 6"))
+    >>> v["bank"], round(float(v["roll"]), 2)   # roll the four free dice: far better than 5
+    (Fraction(5, 1), 21.89)
+    """
+    turn = _check_turn(turn)
+    if turn.free is None:
+        raise ValueError(f"turn: {turn.state} is not a choice: the rules say what to roll")
+    return {"bank": Fraction(turn.points), "roll": _best_turn().roll_value(turn.free, turn.points)}
 
 
 def _random_roll(state: wimpout.State, rng) -> tuple:
@@ -133,23 +213,41 @@ def _wimpout_view(turn: WimpoutTurn) -> str:
     odds = [[end, _chance(v)] for end, v in finish_chances(turn.state).items()]
     face = f", Flash of {turn.face}s to clear" if turn.face is not None else ""
     where = html.escape(str(turn.state))
-    n = turn.state.n_dice
-    head = f"<p>Turn so far: <b>{turn.points} points</b>; state <b>{where}</b>{face}. " + (
-        "The turn is over: start a new turn.</p>"
-        if turn.state.absorbing
-        else f"Next: roll {n} {'die' if n == 1 else 'dice'} (white first, black last; * is the sun).</p>"
-    )
+    n = _dice_of(turn).n_dice
+    if turn.free is not None:
+        v = choice_values(turn)
+        better = "roll" if v["roll"] > v["bank"] else "bank"
+        head = (
+            f"<p>Turn so far: <b>{turn.points} points</b>. <b>Your choice:</b> bank them, or roll the "
+            f"{n} free {'die' if n == 1 else 'dice'} ({turn.free.dice}; white first, black last).</p>"
+            + _table(
+                ["option", "expected points banked (best play after)"],
+                [["bank now", turn.points], ["roll the free dice", f"{float(v['roll']):.2f}"]],
+            )
+            + f"<p>Best play: <b>{better}</b>. If you bank, the turn ends as in the paper's chain:</p>"
+        )
+    elif turn.state.absorbing:
+        head = (
+            f"<p>Turn so far: <b>{turn.points} points</b>; state <b>{where}</b>. "
+            "The turn is over: start a new turn.</p>"
+        )
+    else:
+        head = (
+            f"<p>Turn so far: <b>{turn.points} points</b>; state <b>{where}</b>{face}. "
+            f"Next: roll {n} {'die' if n == 1 else 'dice'} (white first, black last; * is the sun).</p>"
+        )
     return (
         head
         + _table(["roll", "points", "state after"], rows)
         + "<p>How the turn ends from here (the paper's chain; exact fractions, or 4 significant "
-        "figures where the exact denominator is long):</p>"
-        + _table(["ending", "probability"], odds)
+        "figures where the exact denominator is long):</p>" + _table(["ending", "probability"], odds)
     )
 
 
 def wimpout_explorer(seed: int = 7) -> Explorer:
-    """Play a turn of Cosmic Wimpout roll by roll: type a roll or roll at random.
+    """Play a turn of Cosmic Wimpout roll by roll: type a roll or roll at random. After a roll that
+    scores but not on every die, bank the points or roll the free dice on: the view shows what each
+    option is worth with best play after it.
 
     A roll is used once (the box is emptied); a roll that is refused, or a roll after the turn has
     ended, leaves the turn's record as it was and says why below it.
@@ -164,7 +262,11 @@ def wimpout_explorer(seed: int = 7) -> Explorer:
     import ipywidgets as w
 
     typed = w.Text(value="", placeholder="e.g. 5 5 5 2 *  (empty: random)", description="roll")
-    go, new = w.Button(description="roll"), w.Button(description="new turn")
+    go, bank, new = (
+        w.Button(description="roll"),
+        w.Button(description="bank"),
+        w.Button(description="new turn"),
+    )
     out, message = w.HTMLMath(), w.HTML()
     state = {"turn": WimpoutTurn(), "rng": np.random.default_rng(seed)}
 
@@ -177,14 +279,28 @@ def wimpout_explorer(seed: int = 7) -> Explorer:
         # a refused roll leaves the turn as it was: the message shows under its record
         if _guarded(out, compute, message=message):
             typed.value = ""
-        go.disabled = state["turn"].state.absorbing
+        enable()
+
+    def enable():
+        turn = state["turn"]
+        go.disabled = turn.state.absorbing and turn.free is None
+        bank.disabled = turn.free is None
+
+    def take(_):
+        state["turn"] = wimpout_bank(state["turn"])
+        out.value, message.value = _wimpout_view(state["turn"]), ""
+        enable()
 
     def restart(_=None):
         state["turn"] = WimpoutTurn()
-        out.value, message.value, go.disabled = _wimpout_view(state["turn"]), "", False
+        out.value, message.value = _wimpout_view(state["turn"]), ""
+        enable()
 
     go.on_click(roll)
+    bank.on_click(take)
     new.on_click(restart)
     restart()
-    box = w.VBox([w.HBox([typed, go, new]), out, message])
-    return Explorer(box, {"roll": typed, "go": go, "new": new}, {"turn": out, "message": message})
+    box = w.VBox([w.HBox([typed, go, bank, new]), out, message])
+    return Explorer(
+        box, {"roll": typed, "go": go, "bank": bank, "new": new}, {"turn": out, "message": message}
+    )
