@@ -55,7 +55,6 @@ from dicelab.wimpout.chain import (
     State,
     Step,
     by_face,
-    clear_caches,
     clearing_state,
     markov_chain,
     rolls,
@@ -70,6 +69,7 @@ from dicelab.wimpout.turns import expected_turn_score, play_turns, simulate_turn
 
 # beyond the paper: a turn played for points, the free dice rolled by choice
 from dicelab.wimpout.play import (
+    clear_caches,
     CHOICES,
     Choice,
     TurnPolicy,

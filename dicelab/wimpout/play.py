@@ -65,7 +65,9 @@ Examples
 from __future__ import annotations
 
 import functools
+import itertools
 import math
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -86,7 +88,10 @@ from dicelab.wimpout.chain import (
     _state_of,
     _step,
 )
-from dicelab.wimpout.dice import BLACK_FACES, WHITE_FACES, Rules, _check_rules, all_rolls
+from dicelab.wimpout.chain import (
+    clear_caches as _clear_chain_caches,
+)
+from dicelab.wimpout.dice import BLACK_FACES, WHITE_FACES, Rules, _check_rules
 
 __all__ = [
     "CHOICES",
@@ -202,13 +207,25 @@ def turn_outcomes(s, rules: Rules = Rules()):
     )
 
 
+def _weighted_rolls(white: int, black: bool):
+    """The rolls of ``white`` white dice (as sorted multisets) and the black die, each with the
+    number of ordered rolls it stands for: where a roll leads depends only on how many white dice
+    show each face, so 7,776 ordered rolls of five dice are 756 cases."""
+    for whites in itertools.combinations_with_replacement(WHITE_FACES, white):
+        orders = math.factorial(white)
+        for count in Counter(whites).values():
+            orders //= math.factorial(count)
+        for last in BLACK_FACES if black else (None,):
+            yield whites + ((last,) if black else ()), orders
+
+
 @functools.lru_cache(maxsize=256)
 def _turn_outcomes(s, rules: Rules):
     tally: dict = {}
     step = _choice_step if isinstance(s, Choice) else _forced_step
-    for roll in all_rolls(s.white, s.black):
+    for roll, orders in _weighted_rolls(s.white, s.black):
         key = step(s, roll, rules)
-        tally[key] = tally.get(key, 0) + 1
+        tally[key] = tally.get(key, 0) + orders
     return MappingProxyType(tally)
 
 
@@ -221,6 +238,17 @@ def _states(rules: Rules) -> tuple:
                 seen.add(nxt)
                 order.append(nxt)
     return tuple(order)
+
+
+def clear_caches() -> None:
+    """Forget the remembered roll scores, step tables and turn outcomes (to time a computation
+    from cold).
+
+    >>> clear_caches()
+    """
+    _clear_chain_caches()
+    _turn_outcomes.cache_clear()
+    _states.cache_clear()
 
 
 def turn_states(rules: Rules = Rules()) -> tuple:
