@@ -44,6 +44,7 @@ BAD_PARAMETERS = [
     ("03_simultaneous_pig", {"fast": True, "variant_goal": 1000}, "variant_goal must be in 10..100"),
     ("04_cosmic_wimpout", {"fast": True, "n_turns": 0}, "n_turns must be >= 100"),
     ("04_cosmic_wimpout", {"fast": True, "seed": "7"}, "seed must be an integer"),
+    ("05_playing_to_win", {"fast": True, "n_turns": 5}, "n_turns must be >= 100"),
     ("00_course_guide", {"notebook_dir": "."}, "unknown parameter notebook_dir"),
     ("explorers", {"hold_n": 2.5}, "hold_n must be an integer"),
 ]
