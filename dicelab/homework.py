@@ -209,10 +209,10 @@ def check_form(what, value, form) -> None:
     """Raise :class:`AnswerError` unless ``value`` is an answer of the kind ``form`` (see :func:`form_of`).
 
     >>> check_form("P(B > C)", Fraction(2, 3), "exact")
-    >>> check_form("P(B > C)", 0.6667, "exact")
+    >>> check_form("P(B > C)", 0.6667, "exact")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dicelab.homework.AnswerError: P(B > C) should be an exact fraction; you gave a float (0.6667). Use sp.Rational(p, q) or Fraction(p, q), or keep the SymPy result exact
+    dicelab.homework.AnswerError: P(B > C) should be an exact fraction; you gave a float (0.6667). Use ...
     """
     what = _name(what)
     if _missing(value):
@@ -293,13 +293,17 @@ def check_answer(what, value, expected) -> None:
 
     >>> check_answer("P(A > C)", sp.Rational(4, 9), {"exact": "4/9"})
     >>> check_answer("P(A > C)", Fraction(4, 9), {"exact": "4/9"})
-    >>> check_answer("P(A > C)", 0.4444, {"exact": "4/9"})
+    >>> check_answer("P(A > C)", 0.4444, {"exact": "4/9"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dicelab.homework.AnswerError: P(A > C) should be an exact fraction; you gave a float (0.4444). Use sp.Rational(p, q) or Fraction(p, q), or keep the SymPy result exact
+    dicelab.homework.AnswerError: P(A > C) should be an exact fraction; you gave a float (0.4444). Use ...
     """
     what = _name(what)
     encoded = isinstance(expected, dict) and len(expected) == 1 and next(iter(expected)) in KINDS
     if encoded or (isinstance(expected, str) and expected[:1] in "{["):
-        expected = decode(expected)
+        try:
+            expected = decode(expected)
+        except ValueError as err:
+            raise ValueError(f"expected must be an answer or what encode writes: {err}") from None
+    form_of(expected)  # refuses what no answer can be
     _same(what, value, expected)

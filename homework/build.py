@@ -126,7 +126,8 @@ def read_spec(name: str, exercises: dict[str, Exercise]) -> dict:
         if not answers or not all(IDENTIFIER.match(a) for a in answers):
             raise ValueError(f"homework/{name}.yml: {number}: answers must name Python variables")
         for variable, answer in answers.items():
-            if set(answer) - {"what", "value"} or not all(isinstance(answer.get(k), str) for k in ("what", "value")):
+            fields = ("what", "value")
+            if set(answer) - set(fields) or not all(isinstance(answer.get(k), str) for k in fields):
                 raise ValueError(f"homework/{name}.yml: {number}: answer {variable} needs `what` and `value`")
         extra = set(entry) - {"points", "answers", "written"}
         if extra:
@@ -217,7 +218,6 @@ def master_notebook(name: str, setup: list[str], exercises: dict[str, Exercise],
 
     chapter = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
     title = source(chapter.cells[0]).splitlines()[0].lstrip("# ").strip()
-    number = int(name[:2])
     config = {
         "name": f"{name}_homework",
         "init_cell": True,
@@ -234,7 +234,7 @@ def master_notebook(name: str, setup: list[str], exercises: dict[str, Exercise],
     manual = sum(e.get("manual", 0) + e.get("written", 0) for e in spec["exercises"].values())
     intro = (
         f"# Homework · {title}\n\n"
-        f"The exercises of [{title}](../notebooks/{name}.ipynb), each in its box with its hint. "
+        f"The exercises of {title} (`notebooks/{name}.ipynb` in the course), each in its box with its hint. "
         "Work in the code cells under each exercise; where an exercise asks for a value, assign it to "
         "the variable it names (exact answers as `sp.Rational(p, q)`, `Fraction(p, q)` or an exact "
         "SymPy result, never a float), then run the check cell under it: `grader.check(...)` tells you "

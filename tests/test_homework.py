@@ -56,7 +56,8 @@ def test_messages_speak_in_words():
         ("2/3", "exact", "P(B > C) should be an exact number; you gave the text '2/3'"),
         (sp.Symbol("x") / 3, "exact", "P(B > C) should be a number; your answer still contains x"),
         ([1, 2], {"list": ["exact"] * 3}, "P(B > C) should have 3 items; yours has 2"),
-        ({"A": 1}, {"dict": [["A", "exact"], ["B", "exact"]]}, "P(B > C) should be a dict with the keys 'A', 'B'"),
+        ({"A": 1}, {"dict": [["A", "exact"], ["B", "exact"]]},
+         "P(B > C) should be a dict with the keys 'A', 'B'"),
         (3, "text", "P(B > C) should be a text (a str); you gave 3"),
     ]
     for value, form, start in cases:
@@ -202,7 +203,8 @@ def literal(value, k: int = 0) -> str:
     if isinstance(value, sp.Basic):
         return f"sp.sympify({sp.srepr(value)!r})"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{literal(a)}: {literal(b, k + i)}" for i, (a, b) in enumerate(value.items())) + "}"
+        items = (f"{literal(a)}: {literal(b, k + i)}" for i, (a, b) in enumerate(value.items()))
+        return "{" + ", ".join(items) + "}"
     if isinstance(value, tuple):
         return "(" + ", ".join(literal(v, k + i) for i, v in enumerate(value)) + ",)"
     if isinstance(value, list):
@@ -266,7 +268,8 @@ def grades(built, tmp_path_factory) -> list[dict]:
                     folder / f"{name}_homework_solutions.ipynb")
         shutil.copy(built / name / "dist" / "student" / f"{name}_homework.ipynb",
                     folder / f"{name}_homework_blank.ipynb")
-        nbformat.write(answered(built, name, wrong_question(name)), folder / f"{name}_homework_one_wrong.ipynb")
+        nbformat.write(answered(built, name, wrong_question(name)),
+                       folder / f"{name}_homework_one_wrong.ipynb")
     out = folder / "grades.csv"
     hw_grade.grade(folder, out, build=built, jobs=2)
     with out.open() as f:
