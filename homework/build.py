@@ -18,6 +18,7 @@ Usage: ``python homework/build.py [NN_name ...] [--out DIR] [--jobs N]`` (all ch
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import re
 import shutil
@@ -135,12 +136,43 @@ def read_spec(name: str, exercises: dict[str, Exercise]) -> dict:
     return {**spec, "exercises": entries}
 
 
+def _names(code: str) -> tuple[set[str], set[str]]:
+    """The names a piece of code defines and the names it reads."""
+    defined, read = set(), set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Name):
+            (defined if isinstance(node.ctx, ast.Store) else read).add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.alias):
+            defined.add((node.asname or node.name).split(".")[0])
+    return defined, read
+
+
+def runs(exercises: dict[str, Exercise], spec: dict) -> dict[str, bool]:
+    """Whether each exercise's worked code runs in the key and in the teacher's notebook: always for
+    an autograded exercise; for one graded by hand, only where a later solution reads a name it
+    defines (its code is in ``solutions/``; the homework keeps its prose as the model answer)."""
+    keep, later = {}, set()
+    for number in reversed(list(spec["exercises"])):
+        defined, read = set(), set()
+        for text in exercises[number].code:
+            d, r = _names(text)
+            defined, read = defined | d, read | r
+        keep[number] = "manual" not in spec["exercises"][number] or bool(defined & later)
+        if keep[number]:
+            later |= read
+    return keep
+
+
 # --------------------------------------------------------------------------- the answer key
 def compute_key(name: str, setup: list[str], exercises: dict[str, Exercise], spec: dict) -> dict:
     """Run the worked solutions, in order, and read each autograded answer's value."""
     cells = [nbformat.v4.new_code_cell("__key__ = {}")] + [nbformat.v4.new_code_cell(s) for s in setup]
+    keep = runs(exercises, spec)
     for number, entry in spec["exercises"].items():  # in order: a solution may use an earlier one's
-        cells += [nbformat.v4.new_code_cell(c) for c in exercises[number].code]
+        if keep[number]:
+            cells += [nbformat.v4.new_code_cell(c) for c in exercises[number].code]
         if "manual" in entry:
             continue
         bind = "\n".join(f"__key__[{v!r}] = {a['value']}" for v, a in entry["answers"].items())
@@ -245,6 +277,7 @@ def master_notebook(name: str, setup: list[str], exercises: dict[str, Exercise],
     )
     cells = [raw("# ASSIGNMENT CONFIG\n" + yaml.safe_dump(config, sort_keys=False)), markdown(intro)]
     cells += [code(s) for s in setup]
+    keep = runs(exercises, spec)
     for num, entry in spec["exercises"].items():
         ex = exercises[num]
         heading = f"## Exercise {ex.number}\n\n{ex.box}"
@@ -252,7 +285,7 @@ def master_notebook(name: str, setup: list[str], exercises: dict[str, Exercise],
             cells += question(ex.question, entry["manual"], manual_=True)
             cells.append(markdown(heading + "\n\n*Graded by hand:* write your proof or explanation "
                                   "in the text cell below; compute in the code cell under it."))
-            cells += solution_block(ex, prose=True)
+            cells += solution_block(ex, prose=True, run=keep[num])
             cells.append(raw("# END QUESTION"))
             continue
         variables = list(entry["answers"])
@@ -291,14 +324,14 @@ def question(name: str, points: int, manual_: bool = False):
 WORK_MARK = "# BEGIN SOLUTION NO PROMPT"
 
 
-def solution_block(ex: Exercise, prose: bool, extra=None):
-    """The worked solution as Otter's solution block: its code cells are emptied in the student's
-    notebook (each leaves an empty cell to work in), its prose (if kept) is removed."""
+def solution_block(ex: Exercise, prose: bool, extra=None, run: bool = True):
+    """The worked solution as Otter's solution block: its code cells (if ``run``) are emptied in the
+    student's notebook (each leaves an empty cell to work in), its prose (if kept) is removed."""
     cells = [raw("# BEGIN SOLUTION")]
     for kind, text in ex.cells:
-        if kind == "code":
+        if kind == "code" and run:
             cells.append(code(f"{WORK_MARK}\n{text}\n# END SOLUTION"))
-        elif prose:
+        elif kind == "markdown" and prose:
             cells.append(markdown(text))
     if not any(c.cell_type == "code" for c in cells):
         cells.append(code(f"{WORK_MARK}\n# END SOLUTION"))
