@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import json
 import subprocess
 import sys
@@ -26,8 +27,10 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "homework"))
-from build import BUILD, HOMEWORK, OTTER, chapters  # noqa: E402
+_spec = importlib.util.spec_from_file_location("dicelab_homework_build", ROOT / "homework" / "build.py")
+_build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_build)
+BUILD, HOMEWORK, OTTER, chapters = _build.BUILD, _build.HOMEWORK, _build.OTTER, _build.chapters
 
 FIELDS = ["submission", "chapter", "question", "exercise", "score", "max_score", "graded"]
 

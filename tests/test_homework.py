@@ -10,6 +10,7 @@ one answer is wrong (exactly that exercise's points lost).
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import re
 import shutil
@@ -25,9 +26,19 @@ import sympy as sp
 from dicelab.homework import AnswerError, check_answer, check_form, decode, encode, form_of
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "homework"))
-import build as hw_build  # noqa: E402
-import grade as hw_grade  # noqa: E402
+
+
+def _load(name: str):
+    path = ROOT / "homework" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"dicelab_homework_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # the build's worker processes find it by name
+    spec.loader.exec_module(module)
+    return module
+
+
+hw_build = _load("build")
+hw_grade = _load("grade")
 
 CHAPTERS = hw_build.chapters()
 
