@@ -1,7 +1,8 @@
 # dicelab -- `make` reproduces everything, `make test` checks everything, `make lab` opens JupyterLab.
 # Only Python 3.11 and pip are needed: the first run creates .venv/ and installs requirements.txt.
 # `make book` builds the course site (also needs npm, for a local MathJax); `make test-browser`
-# checks it in headless Chromium (installed with apt-get when run as root and missing).
+# checks it in headless Chromium (installed with apt-get when run as root and missing). `make homework`
+# builds the homework notebooks and autograders; `make grade SUBMISSIONS=folder` grades them into a CSV.
 
 PYTHON ?= python3
 VENV := .venv
@@ -10,7 +11,7 @@ STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard solutions/*.ipynb))
 export PATH := $(BIN):$(PATH)
 
-.PHONY: all setup notebooks summary test lint benchmark lab clean book test-browser
+.PHONY: all setup notebooks summary test lint benchmark lab clean book test-browser homework grade
 
 all: notebooks summary
 
@@ -43,8 +44,21 @@ test: $(STAMP)
 	DICELAB_FAST=1 $(BIN)/python -m pytest dicelab tests $(NOTEBOOKS) --ignore=tests/browser \
 	  --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=1800
 
+# Homework: per chapter with a spec homework/NN_name.yml, a student notebook and an Otter-Grader
+# autograder, built from the worked solutions into homework/_build/ (git-ignored).
+homework: $(STAMP)
+	$(BIN)/python homework/build.py
+
+# Grade a folder of student notebooks into a CSV of scores per exercise (SUBMISSIONS=folder,
+# GRADES=grades.csv): `otter run` with each chapter's autograder, no Docker.
+SUBMISSIONS ?= submissions
+GRADES ?= grades.csv
+grade: $(STAMP)
+	@test -d homework/_build || { echo "run make homework first"; exit 1; }
+	$(BIN)/python homework/grade.py "$(SUBMISSIONS)" --out "$(GRADES)"
+
 lint: $(STAMP)
-	$(BIN)/ruff check dicelab tests benchmarks notebooks
+	$(BIN)/ruff check dicelab tests benchmarks notebooks homework
 
 benchmark: $(STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python "$$b" || exit 1; done

@@ -1,0 +1,317 @@
+"""Homework: the exact-answer checks, the student notebooks and the autograders.
+
+The build (``homework/build.py``, ``make homework``) is reused from ``homework/_build`` when it is
+newer than everything it is made from; otherwise it is built afresh in a temporary folder. The
+grading tests grade, per chapter, the worked solutions (full marks on every autograded exercise),
+the blank student notebook (zero) and a student notebook answered with literal values in which
+one answer is wrong (exactly that exercise's points lost).
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import re
+import shutil
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+from pathlib import Path
+
+import nbformat
+import pytest
+import sympy as sp
+
+from dicelab.homework import AnswerError, check_answer, check_form, decode, encode, form_of
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load(name: str):
+    path = ROOT / "homework" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"dicelab_homework_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # the build's worker processes find it by name
+    spec.loader.exec_module(module)
+    return module
+
+
+hw_build = _load("build")
+hw_grade = _load("grade")
+
+CHAPTERS = hw_build.chapters()
+
+
+# --------------------------------------------------------------------------- the checks
+@pytest.mark.parametrize("answer", [sp.Rational(4, 9), Fraction(4, 9), sp.Integer(4) / 9, sp.S(4) / 9])
+def test_exact_answers_pass_in_every_exact_form(answer):
+    check_form("P(A > C)", answer, "exact")
+    check_answer("P(A > C)", answer, {"exact": "4/9"})
+    check_answer("P(A > C)", answer, sp.Rational(4, 9))
+
+
+@pytest.mark.parametrize("answer", [0.4444, 4 / 9, sp.Float(4 / 9), sp.Rational(4, 9) * 1.0])
+def test_a_float_never_passes_for_an_exact_answer(answer):
+    with pytest.raises(AnswerError) as err:
+        check_answer("P(A > C)", answer, {"exact": "4/9"})
+    message = str(err.value)
+    assert message.startswith("P(A > C) should be an exact fraction; you gave a float")
+    assert "Traceback" not in message and "Error" not in message
+
+
+def test_messages_speak_in_words():
+    cases = [
+        (..., "exact", "P(B > C): no answer yet"),
+        (None, "exact", "P(B > C): no answer yet"),
+        ("2/3", "exact", "P(B > C) should be an exact number; you gave the text '2/3'"),
+        (sp.Symbol("x") / 3, "exact", "P(B > C) should be a number; your answer still contains x"),
+        ([1, 2], {"list": ["exact"] * 3}, "P(B > C) should have 3 items; yours has 2"),
+        ({"A": 1}, {"dict": [["A", "exact"], ["B", "exact"]]},
+         "P(B > C) should be a dict with the keys 'A', 'B'"),
+        (3, "text", "P(B > C) should be a text (a str); you gave 3"),
+    ]
+    for value, form, start in cases:
+        with pytest.raises(AnswerError) as err:
+            check_form("P(B > C)", value, form)
+        assert str(err.value).startswith(start), str(err.value)
+    with pytest.raises(AnswerError, match=r"^P\(B > C\) is not right: check your computation$"):
+        check_answer("P(B > C)", Fraction(1, 3), {"exact": "2/3"})
+
+
+def test_structures_are_checked_item_by_item():
+    means = {"A": Fraction(8, 3), "B": 3, "C": sp.Rational(10, 3), "D": sp.Integer(3)}
+    key = encode(means)
+    check_answer("the means", {"A": sp.Rational(8, 3), "B": 3, "C": Fraction(10, 3), "D": 3}, key)
+    with pytest.raises(AnswerError, match=r"the means\['C'\] should be an exact fraction; you gave a float"):
+        check_answer("the means", {**means, "C": 3.3333}, key)
+    check_answer("the pair", (20, 27), encode((20, 27)))
+    check_answer("the overlap", {20, 25, 30}, encode({20, 25, 30}))
+    check_answer("the verdict", " Reverse", encode("reverse"))
+    check_answer("a float", 0.5 + 1e-13, encode(0.5))
+    with pytest.raises(AnswerError, match="is not right"):
+        check_answer("the overlap", {20, 25}, encode({20, 25, 30}))
+
+
+def test_the_key_round_trips_through_json():
+    values = [Fraction(2, 3), sp.sqrt(2) / 3, 0.25, 7, True, "down", None, [1, Fraction(1, 2)],
+              (6, 13), {6: 6, 8: 8}, {20, 25}, {"again": sp.Rational(1, 6)}]
+    for value in values:
+        back = decode(json.loads(json.dumps(encode(value))))
+        check_answer("x", value, back) if value is not None else None
+        assert back == value or sp.simplify(back - value) == 0
+    assert form_of({"A": Fraction(1, 2)}) == {"dict": [["A", "exact"]]}
+
+
+def test_bad_arguments_are_refused_by_name():
+    with pytest.raises(ValueError, match="what"):
+        check_answer("", 1, 1)
+    with pytest.raises(ValueError, match="form"):
+        check_form("x", 1, "nonsense")
+    with pytest.raises(ValueError, match="value"):
+        encode(object())
+    with pytest.raises(ValueError, match="data"):
+        decode({"nonsense": 1})
+
+
+# --------------------------------------------------------------------------- the specs
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_exercise_is_graded_once(name):
+    _, exercises = hw_build.read_exercises(name)
+    spec = hw_build.read_spec(name, exercises)
+    assert set(spec["exercises"]) == set(exercises)
+    assert any("manual" in e for e in spec["exercises"].values())
+    assert any("answers" in e for e in spec["exercises"].values())
+
+
+def test_every_chapter_has_a_spec():
+    assert CHAPTERS == sorted(p.stem for p in (ROOT / "notebooks").glob("0[1-9]_*.ipynb"))
+
+
+# --------------------------------------------------------------------------- the build
+SOURCES = [ROOT / "homework" / "build.py", ROOT / "dicelab" / "homework.py"] + [
+    p for name in CHAPTERS for p in (ROOT / "homework" / f"{name}.yml", ROOT / "notebooks" / f"{name}.ipynb",
+                                     ROOT / "solutions" / f"{name}_solutions.ipynb")
+]
+
+
+def _fresh(build: Path) -> bool:
+    newest = max(p.stat().st_mtime for p in SOURCES)
+    return all(
+        any((build / n / "dist" / "autograder").glob("*.zip"))
+        and (build / n / "key.json").stat().st_mtime > newest
+        for n in CHAPTERS if (build / n / "key.json").exists()
+    ) and all((build / n / "key.json").exists() for n in CHAPTERS)
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    if _fresh(hw_build.BUILD):
+        return hw_build.BUILD
+    out = tmp_path_factory.mktemp("homework")
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        list(pool.map(hw_build.build, CHAPTERS, [out] * len(CHAPTERS)))
+    return out
+
+
+def student(built: Path, name: str) -> nbformat.NotebookNode:
+    return nbformat.read(built / name / "dist" / "student" / f"{name}_homework.ipynb", as_version=4)
+
+
+def distinctive_lines(code: str) -> list[str]:
+    """The lines of a worked solution that only it would have: long, not a comment or an import."""
+    return [
+        ln.strip() for ln in code.splitlines()
+        if len(ln.strip()) >= 30 and not ln.strip().startswith(("#", "import ", "from "))
+    ]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_student_notebook_holds_no_solution(built, name):
+    nb = student(built, name)
+    text = "\n".join(hw_build.source(c) for c in nb.cells)
+    setup, exercises = hw_build.read_exercises(name)
+    shared = {ln for s in setup for ln in distinctive_lines(s)}
+    checked = 0
+    for ex in exercises.values():
+        assert ex.box in text, f"{name}: exercise {ex.number}'s box (statement and hint) is missing"
+        for code in ex.code:
+            for line in distinctive_lines(code):
+                if line not in shared:
+                    assert line not in text, f"{name}: solution {ex.number} shows {line!r}"
+                    checked += 1
+        for prose in ex.prose:
+            for para in prose.split("\n\n"):
+                if len(para) > 80:
+                    assert para not in text, f"{name}: solution {ex.number}'s prose shows"
+    assert checked >= 20
+    assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code")
+    assert "import otter" in text and "from dicelab import" in text
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_manual_exercises_have_a_cell_marked_for_the_teacher(built, name):
+    nb = student(built, name)
+    spec = hw_build.read_spec(name, hw_build.read_exercises(name)[1])
+    manual = [n for n, e in spec["exercises"].items() if "manual" in e or e.get("written")]
+    answer_cells = [c for c in nb.cells if c.cell_type == "markdown"
+                    and "_Type your answer here, replacing this text._" in hw_build.source(c)]
+    assert len(answer_cells) == len(manual)
+    text = "\n".join(hw_build.source(c) for c in nb.cells)
+    assert text.count("graded by hand") + text.count("Graded by hand") >= len(manual)
+
+
+# --------------------------------------------------------------------------- grading
+def literal(value, k: int = 0) -> str:
+    """Python source for an answer: exact numbers in turn as Fraction, sp.Rational and a SymPy quotient."""
+    if isinstance(value, bool) or value is None or isinstance(value, str | float):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, sp.Rational):
+        p, q = value.p, value.q
+        return [f"Fraction({p}, {q})", f"sp.Rational({p}, {q})", f"sp.Integer({p}) / {q}"][k % 3]
+    if isinstance(value, sp.Basic):
+        return f"sp.sympify({sp.srepr(value)!r})"
+    if isinstance(value, dict):
+        items = (f"{literal(a)}: {literal(b, k + i)}" for i, (a, b) in enumerate(value.items()))
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(literal(v, k + i) for i, v in enumerate(value)) + ",)"
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v, k + i) for i, v in enumerate(value)) + "]"
+    if isinstance(value, set):
+        return "{" + ", ".join(literal(v) for v in sorted(value)) + "}"
+    raise TypeError(value)
+
+
+def wrong(value):
+    """A wrong answer of the same shape: a float for an exact number, else a changed value."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, str):
+        return value + "?"
+    if isinstance(value, float):
+        return value * 1.01 + 1
+    if isinstance(value, sp.Basic | int):
+        return float(value)  # the right value, as a float: refused where the answer is exact
+    if isinstance(value, dict):
+        first = next(iter(value))
+        return {**value, first: wrong(value[first])}
+    if isinstance(value, list | tuple):
+        return type(value)([wrong(value[0]), *value[1:]])
+    if isinstance(value, set):
+        return value | {10**6}
+    raise TypeError(value)
+
+
+ANSWER = re.compile(r"^([A-Za-z_]\w*) = \.\.\.$", re.M)
+
+
+def answered(built: Path, name: str, wrong_question: str) -> nbformat.NotebookNode:
+    """The student notebook with every answer typed in as a literal, one of them wrong."""
+    key = json.loads((built / name / "key.json").read_text())
+    nb = student(built, name)
+    spec = hw_build.read_spec(name, hw_build.read_exercises(name)[1])
+    owner = {v: "q" + n.replace(".", "_") for n, e in spec["exercises"].items() for v in e.get("answers", {})}
+    first_of_wrong = next(v for v, q in owner.items() if q == wrong_question)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and ANSWER.search(hw_build.source(cell)):
+            def fill(m):
+                value = decode(key[m[1]])
+                return f"{m[1]} = {literal(wrong(value) if m[1] == first_of_wrong else value)}"
+            cell.source = ANSWER.sub(fill, hw_build.source(cell))
+    nb.cells.insert(1, nbformat.v4.new_code_cell("from fractions import Fraction\nimport sympy as sp"))
+    return nb
+
+
+def wrong_question(name: str) -> str:
+    """The exercise answered wrongly: the second autograded one of the chapter."""
+    spec = hw_build.read_spec(name, hw_build.read_exercises(name)[1])
+    return ["q" + n.replace(".", "_") for n, e in spec["exercises"].items() if "answers" in e][1]
+
+
+@pytest.fixture(scope="session")
+def grades(built, tmp_path_factory) -> list[dict]:
+    folder = tmp_path_factory.mktemp("submissions")
+    for name in CHAPTERS:
+        shutil.copy(built / name / "dist" / "autograder" / f"{name}_homework.ipynb",
+                    folder / f"{name}_homework_solutions.ipynb")
+        shutil.copy(built / name / "dist" / "student" / f"{name}_homework.ipynb",
+                    folder / f"{name}_homework_blank.ipynb")
+        nbformat.write(answered(built, name, wrong_question(name)),
+                       folder / f"{name}_homework_one_wrong.ipynb")
+    out = folder / "grades.csv"
+    hw_grade.grade(folder, out, build=built, jobs=2)
+    with out.open() as f:
+        return list(csv.DictReader(f))
+
+
+def rows(grades, name, kind):
+    found = [r for r in grades if r["submission"] == f"{name}_homework_{kind}.ipynb"]
+    assert found, f"{name} {kind} was not graded"
+    return found
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_worked_solutions_get_full_marks(grades, name):
+    for r in rows(grades, name, "solutions"):
+        if r["graded"] == "auto":
+            assert float(r["score"]) == float(r["max_score"]), r
+        else:
+            assert r["score"] == ""
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_blank_notebook_gets_zero(grades, name):
+    assert all(float(r["score"]) == 0 for r in rows(grades, name, "blank") if r["graded"] == "auto")
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_one_wrong_answer_loses_exactly_its_points(grades, name):
+    bad = wrong_question(name)
+    for r in rows(grades, name, "one_wrong"):
+        if r["graded"] != "auto":
+            continue
+        expected = 0.0 if r["question"] == bad else float(r["max_score"])
+        assert float(r["score"]) == expected, r
