@@ -1,0 +1,636 @@
+"""b.a.d.g. played to win: the strategy that maximises the chance of a low enough score.
+
+Serves the chapter "Playing to win", beyond D. Fetterman's b.a.d.g. paper (2022), whose
+Section 3 minimises the *expected* bad points (:func:`~dicelab.badg.solve`). A player wants to
+beat the others, a different objective with a different strategy.
+
+Notation
+--------
+``X``
+    the most bad points the game can score, ``sum(s - 1)`` over the dice (:func:`max_points`).
+``x``
+    the bad points scored so far; a state ``S`` (the dice left) is met with any ``x`` in
+    ``0..X - maxpts(S)``, ``maxpts(S)`` the most bad points the dice of ``S`` can still score.
+``u``
+    a utility of the final bad points, a sequence ``u[0..X]``. ``u[x] = 1 if x <= t`` plays for
+    a target ``t`` (:func:`threshold_utility`); the chance of scoring lower than opponents
+    with known final-score distributions is :func:`lowest_utility`; ``u[x] = -x`` is the
+    expected-points game.
+``W(S, x)``
+    the largest expected utility from state ``S`` with ``x`` points so far:
+    ``W(empty, x) = u[x]`` and ``W(S, x) = E_roll max_T W(S - T, x + pts(T))`` over the non-empty
+    takes ``T`` of the roll (``pts(T)``: the bad points of the dice taken).
+
+The shortcut, and its proof
+---------------------------
+**Claim.** If ``u`` is nonincreasing, so is ``x -> W(S, x)`` for every ``S``. *Proof*, by
+induction on the dice of ``S``: ``W(empty, .) = u``. For each roll and take ``T``,
+``x -> W(S - T, x + pts(T))`` is nonincreasing by induction; so is a maximum of nonincreasing
+functions, and an average of those. **Consequence.** Fix a roll and how many dice ``k_s`` of
+each size to take. Every take with these counts leaves the same state (dice of one size are
+interchangeable), so its value ``W(S - T, x + pts(T))`` is largest where ``pts(T)`` is smallest:
+taking, of each size, the ``k_s`` dice showing the highest faces. The maximum over all takes
+is the maximum over the count vectors ``(k_s)``, the structure :func:`~dicelab.badg.solve`
+uses; the tests check it against every subset (:func:`dicelab.badg.reference.exact_win_values`).
+A utility that is not nonincreasing (``u = 1[x = t]``) breaks the claim and is refused.
+
+Which take, among equals
+------------------------
+The win policy takes, among the sensible takes (highest faces of each size), those with the
+largest win value ``W``; among the ones within a relative ``1e-12`` of it, those with the
+largest expected face sum (faces taken plus :meth:`Solution.value <dicelab.badg.Solution.value>`
+of the state left: the expected-points policy's own ranking); then the most dice; then the
+larger count vector compared from the smallest size (more small dice). Where every take has
+the same win value (the target is sure, or out of reach) it is the expected-points policy.
+The expected-points policy is ranked the same way without ``W``: this is how its ties are
+broken for :func:`points_distribution` (:meth:`Solution.best_take
+<dicelab.badg.Solution.best_take>` also takes the most dice; ``policy_statistics`` prefers the
+big group's dice instead, which differs only at exact ties of expected value). Exact-fraction
+versions: :func:`~dicelab.badg.reference.exact_win_values`,
+:func:`~dicelab.badg.reference.exact_points_distribution`.
+
+Values are float64 (``W`` is a probability for a threshold; the exact denominators are as
+large as the expected-points solver's).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from dicelab._checks import check_choice, check_cost, check_int, check_optional_int, check_sequence
+from dicelab.badg import _win_kernels
+from dicelab.badg._kernels import TIE
+from dicelab.badg.solver import Solution, solve
+from dicelab.badg.state import STANDARD, Game, _float, _rolls, _shown, check_roll
+from dicelab.badg.tables import SolverTables, _check_solver_cost
+from dicelab.exact import to_fraction
+
+__all__ = [
+    "TIES",
+    "max_points",
+    "threshold_utility",
+    "lowest_utility",
+    "solve_to_win",
+    "WinSolution",
+    "Decision",
+    "Differences",
+    "points_distribution",
+]
+
+TIES = ("split", "win", "lose")
+"""How :func:`lowest_utility` counts a tie for the lowest score: shared equally, won, or lost."""
+
+
+def max_points(dice=STANDARD) -> int:
+    """The most bad points a game with these dice can score: ``sum(s - 1)``.
+
+    Parameters
+    ----------
+    dice : sequence of int
+        The die sizes (default :data:`~dicelab.badg.STANDARD`).
+
+    Returns
+    -------
+    int
+        The utilities of this module have ``max_points(dice) + 1`` entries, ``u[0..X]``.
+
+    Examples
+    --------
+    >>> max_points(), max_points((6, 6, 8))
+    (87, 17)
+    """
+    game = Game.of(dice)
+    return sum(c * (s - 1) for s, c in zip(game.sizes, game.counts, strict=True))
+
+
+def threshold_utility(target: int, dice=STANDARD) -> tuple[Fraction, ...]:
+    """``u[x] = 1`` if ``x <= target`` else ``0``: playing to score at most ``target`` bad points.
+
+    Parameters
+    ----------
+    target : int
+        The most bad points that still count as a success, ``0..max_points(dice)``.
+    dice : sequence of int
+        The die sizes.
+
+    Returns
+    -------
+    tuple of Fraction
+        ``u[0..X]``.
+
+    Examples
+    --------
+    >>> [int(v) for v in threshold_utility(2, (4, 4))]
+    [1, 1, 1, 0, 0, 0, 0]
+    """
+    X = max_points(dice)
+    target = check_int("target", target, 0, X)
+    return tuple(Fraction(int(x <= target)) for x in range(X + 1))
+
+
+def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fraction, ...]:
+    """``u[x]``: the chance that ``x`` bad points is the lowest score against the opponents.
+
+    Each opponent's final bad points are independent of ours, with a known distribution
+    (e.g. :func:`points_distribution` of the expected-points policy): the opponents play
+    before us unseen, or at the same time. A player who sees the others' scores before
+    playing wants :func:`threshold_utility` at their lowest score (minus one to win a tie).
+
+    Parameters
+    ----------
+    opponents : sequence of sequences of numbers
+        One distribution per opponent: ``q[y]``, the probability of ``y`` bad points
+        (``y = 0, 1, ...``), non-negative, summing to 1 (floats within ``1e-9``).
+    dice : sequence of int
+        Our die sizes (they set ``X``).
+    ties : {"split", "win", "lose"}
+        A tie for the lowest score among ``j + 1`` players counts ``1/(j + 1)`` (``"split"``),
+        ``1`` (``"win"``) or ``0`` (``"lose"``).
+
+    Returns
+    -------
+    tuple of Fraction
+        ``u[0..X]``, nonincreasing.
+
+    Examples
+    --------
+    >>> coin = [Fraction(1, 2), 0, Fraction(1, 2)]  # 0 or 2 points, evenly
+    >>> [str(v) for v in lowest_utility([coin], (3,))]
+    ['3/4', '1/2', '1/4']
+    >>> [str(v) for v in lowest_utility([coin, coin], (3,), ties="lose")]
+    ['1/4', '1/4', '0']
+    """
+    X = max_points(dice)
+    ties = check_choice("ties", ties, TIES)
+    dists = [_check_distribution(f"opponents[{i}]", q) for i, q in enumerate(check_sequence(
+        "opponents", opponents, what="distributions of the opponents' bad points"))]
+    check_cost("opponents", len(dists), steps=100 * (X + 1) * len(dists) ** 2, what="the tie counts")
+    u = []
+    for x in range(X + 1):
+        poly = [Fraction(1)]  # poly[j]: P(no opponent below x, exactly j of them at x)
+        for q in dists:
+            at = q[x] if x < len(q) else Fraction(0)
+            above = 1 - sum(q[: x + 1], Fraction(0))
+            poly = [a * above + (poly[j - 1] * at if j else 0) for j, a in enumerate([*poly, Fraction(0)])]
+        share = {"split": lambda j: Fraction(1, j + 1), "win": lambda j: Fraction(1), "lose": lambda j: Fraction(int(j == 0))}
+        u.append(sum((p * share[ties](j) for j, p in enumerate(poly)), Fraction(0)))
+    return tuple(u)
+
+
+def _check_distribution(name: str, q) -> tuple[Fraction, ...]:
+    """``q`` as exact non-negative probabilities summing to 1 (within ``1e-9``)."""
+    q = check_sequence(name, q, what="probabilities")
+    check_cost(name, len(q), memory=200 * len(q), what="a distribution")
+    q = tuple(to_fraction(v, f"{name}: probability", allow_float=True) for v in q)
+    if any(v < 0 for v in q) or abs(sum(q) - 1) > Fraction(1, 10**9):
+        raise ValueError(f"{name} must hold non-negative probabilities summing to 1, got sum {float(sum(q))!r}")
+    return q
+
+
+def _check_utility(utility, X: int) -> tuple[Fraction, ...]:
+    """``utility`` as ``X + 1`` exact numbers, nonincreasing (the shortcut's condition)."""
+    u = check_sequence("utility", utility, what="numbers, one per final score")
+    if len(u) != X + 1:
+        raise ValueError(f"utility must give one number for each final score 0..{X}, got {len(u)} numbers")
+    u = tuple(to_fraction(v, "utility: value", allow_float=True) for v in u)
+    for x in range(X):
+        if u[x + 1] > u[x]:
+            raise ValueError(
+                f"utility must be nonincreasing in the bad points (fewer is never worse), "
+                f"but u[{x + 1}] = {u[x + 1]} > u[{x}] = {u[x]}"
+            )
+    return u
+
+
+def _active(game: Game, u: tuple[Fraction, ...]) -> np.ndarray:
+    """``active[i, x]``: state ``i`` met with ``x`` points, where ``u`` still varies over the final
+    scores possible (elsewhere ``W = u[x]`` and the win policy is the expected-points one)."""
+    X = len(u) - 1
+    change = np.full(X + 1, X + 1)  # change[x]: the first y > x with u[y] != u[x]
+    for x in range(X - 1, -1, -1):
+        change[x] = x + 1 if u[x + 1] != u[x] else change[x + 1]
+    mp = _state_max_points(game)
+    x = np.arange(X + 1)
+    return (x[None, :] <= X - mp[:, None]) & (change[None, :] <= x[None, :] + mp[:, None])
+
+
+def _state_max_points(game: Game) -> np.ndarray:
+    counts = np.array(game.counts)
+    n = (np.arange(game.n_states)[:, None] // np.array(game.strides)) % (counts + 1)
+    return n @ (np.array(game.sizes) - 1)
+
+
+def _work(game: Game, active: np.ndarray, forward: bool) -> float:
+    """Inner-loop steps of the kernels: per state, the ``x`` range worked (``span``) times the
+    big group's rolls ``R_b``, the small groups' joint rolls ``n_out`` and choices ``K``, plus the
+    big group's choices; ``forward`` adds the policy pass over every pair of states."""
+    counts = np.array(game.counts)
+    n = (np.arange(game.n_states)[:, None] // np.array(game.strides)) % (counts + 1)
+    R = np.ones(n.shape)
+    for i, (s, c) in enumerate(zip(game.sizes, game.counts, strict=True)):
+        R[:, i] = np.array([_rolls(s, a) for a in range(c + 1)])[n[:, i]]
+    rows = np.arange(n.shape[0])
+    big = R.argmax(axis=1)
+    R_big, n_big = R[rows, big], n[rows, big]
+    n_out, K = R.prod(axis=1) / R_big, (n + 1).prod(axis=1) / (n_big + 1)
+    X = active.shape[1] - 1
+    has = active.any(axis=1)
+    lo, hi = active.argmax(axis=1), X - active[:, ::-1].argmax(axis=1)
+    span = np.where(has, hi - lo + 1, 0)
+    width = span + (counts * (np.array(game.sizes) - 1)).sum()
+    if not forward:
+        return float(np.sum(R_big * (n_out * K * span + K * (n_big + 1) * width)))
+    worked = active.sum(axis=1)
+    per_roll = n_out * K * (2 * worked + 4) + K * (n_big + 1) * 3 * (width + 2)
+    return float(np.sum(R_big * per_roll) * 3 + game.n_states**2 * (X + 1))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision where the win policy and the expected-points policy take differently.
+
+    Attributes
+    ----------
+    state : tuple of int
+        The dice rolled (ascending sizes).
+    points : int
+        Bad points scored before this roll.
+    roll : tuple of int
+        One face per die of ``state``.
+    probability : float
+        Probability that a game played by the win policy meets this state, points and roll
+        (the roll as a multiset of faces of each size).
+    win_take, expected_take : tuple of int
+        The positions in ``roll`` each policy takes.
+    win_values : (float, float)
+        The win value (expected utility; ``P(bad <= t)`` for a target) of each take, win's first.
+    expected_points : (float, float)
+        Expected final bad points after each take, played for fewest points thereafter.
+    """
+
+    state: tuple[int, ...]
+    points: int
+    roll: tuple[int, ...]
+    probability: float
+    win_take: tuple[int, ...]
+    expected_take: tuple[int, ...]
+    win_values: tuple[float, float]
+    expected_points: tuple[float, float]
+
+    def __str__(self) -> str:
+        def shown(take):
+            return " ".join(f"d{self.state[p]}:{self.roll[p]}" for p in take)
+
+        roll = " ".join(f"d{s}:{f}" for s, f in zip(self.state, self.roll, strict=True))
+        return (
+            f"{len(self.state)} dice, {self.points} points so far, roll {roll}\n"
+            f"  to win:    take {shown(self.win_take):28s} win {self.win_values[0]:.4f}, "
+            f"E[points] {self.expected_points[0]:.3f}\n"
+            f"  on points: take {shown(self.expected_take):28s} win {self.win_values[1]:.4f}, "
+            f"E[points] {self.expected_points[1]:.3f}"
+        )
+
+
+@dataclass(frozen=True)
+class Differences:
+    """Where the win policy's take differs from the expected-points policy's, from
+    :meth:`WinSolution.differences`.
+
+    Attributes
+    ----------
+    count : int
+        Decisions ``(state, points so far, roll)`` where they differ: every state, every points
+        total some play reaches it with, every roll as a multiset of faces of each size.
+    expected_count : float
+        Expected number of such decisions in a game played by the win policy.
+    examples : tuple of Decision
+        The most likely of them under the win policy, most likely first.
+    """
+
+    count: int
+    expected_count: float
+    examples: tuple[Decision, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class WinSolution:
+    """The strategy maximising the expected utility of the final bad points, from :func:`solve_to_win`.
+
+    Attributes
+    ----------
+    dice : tuple of int
+        The start state (ascending).
+    target : int or None
+        The target of a threshold utility, else ``None``.
+    utility : tuple of Fraction
+        ``u[0..X]``.
+    W : float64 array (n_states, X + 1)
+        ``W[i, x]``: the win value of state ``i`` (numbered as :class:`~dicelab.badg.state.Game`)
+        with ``x`` points so far; NaN where ``x > X - maxpts(i)``.
+    expected : Solution
+        The expected-points solution, whose values break ties.
+    """
+
+    dice: tuple[int, ...]
+    target: int | None
+    utility: tuple[Fraction, ...] = field(repr=False)
+    W: np.ndarray = field(repr=False)
+    expected: Solution = field(repr=False)
+    active: np.ndarray = field(repr=False)
+
+    @property
+    def game(self) -> Game:
+        """The dice grouped by size and the numbering of the states."""
+        return self.expected.game
+
+    @property
+    def tables(self) -> SolverTables:
+        """The roll tables the kernels read."""
+        return self.expected.tables
+
+    @property
+    def value(self) -> float:
+        """The win value from the start: ``P(bad <= target)`` for a target, ``E[u]`` in general."""
+        return float(self.W[-1, 0])
+
+    def value_at(self, state, points: int) -> float:
+        """The win value of ``state`` with ``points`` scored so far.
+
+        Parameters
+        ----------
+        state : sequence of int
+            Dice still in play (``()``: the game is over, the value is ``u[points]``).
+        points : int
+            Bad points so far, ``0..X - maxpts(state)``.
+
+        Returns
+        -------
+        float
+
+        Examples
+        --------
+        >>> solve_to_win((6, 8), target=3).value_at((8,), 1)  # faces 6..8 of the d8
+        0.375
+        """
+        index, points = self._state_points(state, points)
+        return float(self.W[index, points])
+
+    def _state_points(self, state, points) -> tuple[int, int]:
+        counts = self.game.counts_in(state)
+        most = len(self.utility) - 1 - sum(c * (s - 1) for s, c in zip(self.game.sizes, counts, strict=True))
+        return self.game._index(counts), check_int("points", points, 0, most)
+
+    def take_values(self, state, points: int, roll) -> dict[tuple[int, ...], float]:
+        """Every sensible take (highest faces of each size) and its win value.
+
+        Parameters
+        ----------
+        state : sequence of int
+            Dice in play.
+        points : int
+            Bad points so far.
+        roll : sequence of int
+            One face per die of ``state``.
+
+        Returns
+        -------
+        dict
+            ``{positions taken (ascending): win value of the state left}``.
+
+        Examples
+        --------
+        >>> solve_to_win((6, 8), target=3).take_values((6, 8), 0, (5, 2))
+        {(1,): 0.0, (0,): 0.375, (0, 1): 0.0}
+        """
+        return {take: f for take, (f, _, _) in self._options(state, points, roll).items()}
+
+    def _options(self, state, points, roll) -> dict:
+        """``{take: (win value, expected face sum, count key)}`` of the sensible takes."""
+        game = self.game
+        _, points = self._state_points(state, points)
+        state, roll = check_roll(game, state, roll)
+        by_size: dict[int, list[int]] = {}
+        for pos in sorted(range(len(state)), key=lambda p: (state[p], -roll[p], p)):
+            by_size.setdefault(state[pos], []).append(pos)
+        sizes = sorted(by_size)
+        start = game._index(game.counts_in(state))
+        out = {}
+        for ks in itertools.product(*(range(len(by_size[s]) + 1) for s in sizes)):
+            if sum(ks) == 0:
+                continue
+            taken = tuple(sorted(p for s, k in zip(sizes, ks, strict=True) for p in by_size[s][:k]))
+            left = start - sum(k * game.strides[game.sizes.index(s)] for s, k in zip(sizes, ks, strict=True))
+            pts = sum(state[p] - roll[p] for p in taken)
+            faces = sum(roll[p] for p in taken)
+            out[taken] = (float(self.W[left, points + pts]), faces + float(self.expected.V[left]), (sum(ks), ks))
+        return out
+
+    def best_take(self, state, points: int, roll) -> tuple[int, ...]:
+        """The dice the win policy removes (ties broken as the module docstring says).
+
+        Parameters
+        ----------
+        state : sequence of int
+            Dice in play.
+        points : int
+            Bad points so far.
+        roll : sequence of int
+            One face per die of ``state``.
+
+        Returns
+        -------
+        tuple of int
+            Positions in ``roll``, ascending.
+
+        Examples
+        --------
+        >>> solve_to_win((6, 8), target=3).best_take((6, 8), 0, (5, 2))  # the d6 scores 1 point
+        (0,)
+        """
+        return _pick(self._options(state, points, roll), use_win=True)
+
+    @cached_property
+    def _forward(self):
+        return _forward(self, n_examples=_EXAMPLES)
+
+    def distribution(self) -> np.ndarray:
+        """The distribution of the final bad points under the win policy.
+
+        Returns
+        -------
+        float64 array (X + 1,)
+            ``p[x]``; ``p[: t + 1].sum()`` is :attr:`value` for a target ``t``.
+
+        Examples
+        --------
+        >>> p = solve_to_win((6, 8), target=3).distribution()
+        >>> round(float(p[:4].sum()), 6), round(solve_to_win((6, 8), target=3).value, 6)
+        (0.40625, 0.40625)
+        """
+        return self._forward[0].copy()
+
+    @property
+    def expected_points(self) -> float:
+        """Expected final bad points under the win policy."""
+        p = self._forward[0]
+        return float(p @ np.arange(p.size))
+
+    def differences(self, examples: int = 5) -> Differences:
+        """Where the win policy takes differently from the expected-points policy.
+
+        Parameters
+        ----------
+        examples : int
+            How many of those decisions to show, the most likely first (``0..1000``).
+
+        Returns
+        -------
+        Differences
+
+        Examples
+        --------
+        >>> diff = solve_to_win((6, 8), target=3).differences(1)
+        >>> diff.count, print(diff.examples[0])
+        """
+        examples = check_int("examples", examples, 0, 1000)
+        found = self._forward if examples <= _EXAMPLES else _forward(self, n_examples=examples)
+        _, count, expected_count, decisions = found
+        return Differences(count, expected_count, tuple(decisions[:examples]))
+
+
+_EXAMPLES = 20  # decisions kept by the forward pass unless more are asked for
+
+
+def _pick(options: dict, use_win: bool) -> tuple[int, ...]:
+    """The take chosen among ``options`` (:meth:`WinSolution._options`) by the tie rule."""
+    f = {t: (v if use_win else 0.0) for t, (v, _, _) in options.items()}
+    fmax = max(f.values())
+    tied = [t for t in options if f[t] >= fmax - TIE * abs(fmax)]
+    emax = max(options[t][1] for t in tied)
+    tied = [t for t in tied if options[t][1] >= emax - TIE * abs(emax)]
+    return max(tied, key=lambda t: options[t][2])
+
+
+def _forward(sol: WinSolution, n_examples: int):
+    """The forward pass: final distribution, differing decisions and the heaviest of them."""
+    game, t = sol.game, sol.tables
+    check_cost("dice", _shown(game), memory=48 * _float(game.n_states) * sol.W.shape[1],
+               steps=_work(game, sol.active, forward=True), what="the policy's forward pass")
+    reach = np.zeros_like(sol.W)
+    reach[-1, 0] = 1.0
+    n_diff, p_diff = 0, 0.0
+    ex_w = np.zeros(n_examples)
+    ex_meta = np.zeros((n_examples, 2 + len(game.sizes)), dtype=np.int64)
+    for st in t.order[::-1]:  # most dice first
+        if st == 0 or (not reach[st].any() and not sol.active[st].any()):
+            continue
+        moved, nd, pd = _win_kernels.policy_pass(t, sol.W, sol.expected.V, sol.active, reach[st], st, ex_w, ex_meta)
+        reach += moved
+        n_diff += nd
+        p_diff += pd
+    keep = np.argsort(-ex_w, kind="stable")
+    decisions = [_decision(sol, ex_meta[i], float(ex_w[i])) for i in keep if ex_w[i] > 0]
+    return reach[0], n_diff, p_diff, decisions
+
+
+def _decision(sol: WinSolution, meta: np.ndarray, weight: float) -> Decision:
+    t = sol.tables
+    state, roll = [], []
+    for g, s in enumerate(t.sizes):
+        c = int(t.state_counts[meta[0], g])
+        state += [int(s)] * c
+        roll += [int(f) for f in t.top[meta[2 + g], :c]] if c else []
+    x = int(meta[1])
+    options = sol._options(state, x, roll)
+    takes = (_pick(options, use_win=True), _pick(options, use_win=False))
+
+    def final_points(take):
+        left = tuple(s for p, s in enumerate(state) if p not in take)
+        return x + sum(state[p] - roll[p] for p in take) + sol.expected.points(left)
+
+    return Decision(
+        tuple(state), x, tuple(roll), weight, *takes,
+        tuple(options[k][0] for k in takes), tuple(final_points(k) for k in takes),
+    )
+
+
+def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> WinSolution:
+    """The strategy maximising ``P(final bad points <= target)``, or ``E[utility[final bad points]]``.
+
+    Dynamic programming over (dice left, bad points so far), fewest dice first, taking the
+    highest faces of each size (proof in the module docstring).
+
+    Parameters
+    ----------
+    dice : sequence of int
+        The die sizes (default :data:`~dicelab.badg.STANDARD`).
+    target : int, optional
+        Play to score at most ``target`` bad points (:func:`threshold_utility`).
+    utility : sequence of numbers, optional
+        ``u[0..X]``, nonincreasing (:func:`lowest_utility`, or ``[-x for x in range(X + 1)]``).
+        Give exactly one of ``target`` and ``utility``.
+
+    Returns
+    -------
+    WinSolution
+
+    Examples
+    --------
+    >>> win = solve_to_win((6, 6, 8), target=4)
+    >>> round(win.value, 6), round(float(points_distribution(solve((6, 6, 8)))[:5].sum()), 6)
+    (0.458696, 0.444444)
+    """
+    game = Game.of(dice)
+    target = check_optional_int("target", target, 0)
+    X = max_points(game.dice)
+    if (target is None) == (utility is None):
+        raise ValueError("give exactly one of target and utility (target=None, utility=None)")
+    _check_solver_cost(game, "dice")
+    check_cost("dice", _shown(game), memory=24 * _float(game.n_states) * (X + 1), what="the win values")
+    if target is not None:
+        target = check_int("target", target, 0, X)
+        u = threshold_utility(target, game.dice)
+    else:
+        u = _check_utility(utility, X)
+    active = _active(game, u)
+    check_cost("dice", _shown(game), steps=_work(game, active, forward=False), what="the win values")
+    expected = solve(game.dice)
+    W = _win_kernels.win_values(expected.tables, np.array([float(v) for v in u]), active)
+    return WinSolution(game.dice, target, u, W, expected, active)
+
+
+def points_distribution(solution) -> np.ndarray:
+    """The distribution of the final bad points under a solution's policy.
+
+    Parameters
+    ----------
+    solution : Solution or WinSolution
+        :func:`~dicelab.badg.solve`'s expected-points policy (unrestricted; its ties broken as
+        the module docstring says), or :func:`solve_to_win`'s win policy.
+
+    Returns
+    -------
+    float64 array (X + 1,)
+        ``p[x]``, the probability of ``x`` final bad points; ``p.cumsum()[t]`` is ``P(bad <= t)``.
+
+    Examples
+    --------
+    >>> p = points_distribution(solve((6, 8)))
+    >>> round(float(p @ range(p.size)), 6), round(solve((6, 8)).expected_points, 6)
+    (4.541667, 4.541667)
+    """
+    if isinstance(solution, WinSolution):
+        return solution.distribution()
+    if not isinstance(solution, Solution) or solution.restriction is not None:
+        raise ValueError(f"solution must be a WinSolution or an unrestricted Solution of solve, got {solution!r}")
+    game = solution.game
+    X = max_points(game.dice)
+    flat = (Fraction(0),) * (X + 1)  # one value for every score: the expected-points policy
+    sol = WinSolution(game.dice, None, flat, np.zeros((game.n_states, X + 1)), solution, _active(game, flat))
+    return sol.distribution()
