@@ -532,6 +532,9 @@ def _forward(sol: WinSolution, n_examples: int):
             continue
         moved, nd, pd = _win_kernels.policy_pass(t, sol.W, sol.expected.V, sol.active, reach[st], st, ex_w, ex_meta)
         reach += moved
+        if reach.min() < -1e-12:
+            raise AssertionError(f"negative probability {reach.min()} in the forward pass")
+        np.maximum(reach, 0.0, out=reach)  # rounding where a move's mass went wholly to the win take
         n_diff += nd
         p_diff += pd
     keep = np.argsort(-ex_w, kind="stable")
