@@ -19,7 +19,7 @@ The last level is the best take of every joint roll ``o`` of the small groups, f
 
 The forward pass follows the expected-points policy (its moves do not depend on ``x``) and,
 where the win policy differs from it -- where the expected-points take's win value is below
-the best by more than a relative ``TIE`` -- moves that mass to the win policy's take. A take
+the best by more than a relative ``TIE = 1e-13`` -- moves that mass to the win policy's take. A take
 is ranked by (win value, expected face sum, dice taken, count vector), each key within a
 relative ``TIE`` of the best passed on to the next (:func:`pick`); where the expected-points
 take ties for the best win value, the win policy's take is the same one.
@@ -30,7 +30,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dicelab.badg._kernels import NEG, TIE, state_setup
+from dicelab.badg._kernels import NEG, state_setup
+
+TIE = 1e-13  # relative tolerance under which two values tie (win values, expected face sums)
 
 
 @njit(cache=True)
@@ -274,13 +276,27 @@ def small_choice(Hf, He, Hk, gain, spts, cvec, big, o, zz, use_w, f, e, counts):
     """The small choice ``ks`` picked on joint roll ``o``, the big group's take being ``Hk``
     (``zz``: the points so far, as in :func:`big_choices`; column 0 without ``use_w``)."""
     K = gain.shape[1]
+    fmax = NEG
     for ks in range(K):
         z = zz + spts[o, ks] if use_w else 0
         f[ks] = Hf[ks, z] if use_w else 0.0
         e[ks] = gain[o, ks] + He[ks, z]
-        counts[ks, :] = cvec[ks, :]
-        counts[ks, big] = Hk[ks, z]
-    return pick(f, e, counts)
+        fmax = max(fmax, f[ks])
+    emax = NEG
+    for ks in range(K):
+        if _tied(f[ks], fmax):
+            emax = max(emax, e[ks])
+    chosen = -1
+    for ks in range(K):
+        if _tied(f[ks], fmax) and _tied(e[ks], emax):
+            if chosen >= 0:  # a tie on both values: the dice decide
+                for i in range(K):
+                    z = zz + spts[o, i] if use_w else 0
+                    counts[i, :] = cvec[i, :]
+                    counts[i, big] = Hk[i, z]
+                return pick(f, e, counts)
+            chosen = ks
+    return chosen
 
 
 @njit(cache=True)

@@ -37,7 +37,7 @@ A utility that is not nonincreasing (``u = 1[x = t]``) breaks the claim and is r
 Which take, among equals
 ------------------------
 The win policy takes, among the sensible takes (highest faces of each size), those with the
-largest win value ``W``; among the ones within a relative ``1e-12`` of it, those with the
+largest win value ``W``; among the ones within a relative ``1e-13`` of it, those with the
 largest expected face sum (faces taken plus :meth:`Solution.value <dicelab.badg.Solution.value>`
 of the state left: the expected-points policy's own ranking); then the most dice; then the
 larger count vector compared from the smallest size (more small dice). Where every take has
@@ -65,7 +65,7 @@ import numpy as np
 
 from dicelab._checks import check_choice, check_cost, check_int, check_optional_int, check_sequence
 from dicelab.badg import _win_kernels
-from dicelab.badg._kernels import TIE
+from dicelab.badg._win_kernels import TIE
 from dicelab.badg.solver import Solution, solve
 from dicelab.badg.state import STANDARD, Game, _float, _rolls, _shown, check_roll
 from dicelab.badg.tables import SolverTables, _check_solver_cost
