@@ -264,7 +264,9 @@ def big_choices(t, W, V, r, n, big, base, cvec, xlo, width, use_w, Hf, He, Hk):
         for zz in range(width if use_w else 1):
             if use_w:
                 for kb in range(lo, nb):
-                    f[kb] = W[base[ks] - kb * t.strides[big], xlo + zz + kb * sb - int(round(t.prefix[r, kb]))]
+                    f[kb] = W[
+                        base[ks] - kb * t.strides[big], xlo + zz + kb * sb - int(round(t.prefix[r, kb]))
+                    ]
             kb = pick(f[lo:], e[lo:], counts[lo:]) + lo
             Hf[ks, zz] = f[kb]
             He[ks, zz] = e[kb]

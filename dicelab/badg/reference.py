@@ -325,12 +325,17 @@ def exact_policy_statistics(dice) -> PolicyStatistics:
     return PolicyStatistics(zero[()], rolls, leave, acceptance)
 
 
+def _left(state, sub) -> tuple[int, ...]:
+    """The dice of ``state`` not in the positions ``sub``."""
+    return tuple(state[p] for p in range(len(state)) if p not in sub)
+
+
 def _win_options(state, roll, x, sizes, W, E, subsets) -> list:
     """Every non-empty subset of positions with (state left, points after, win value, expected face
     sum, count key): the count key is (dice taken, count of each game size, smallest first)."""
     out = []
     for sub in subsets:
-        left = tuple(state[p] for p in range(len(state)) if p not in sub)
+        left = _left(state, sub)
         after = x + sum(state[p] - roll[p] for p in sub)
         key = (len(sub), tuple(sum(state[p] == s for p in sub) for s in sizes))
         f = W[left, after] if W is not None else 0
@@ -365,8 +370,8 @@ def exact_win_values(dice, utility) -> dict[tuple[tuple[int, ...], int], Fractio
     Examples
     --------
     >>> from dicelab.badg import threshold_utility
-    >>> exact_win_values((6, 8), threshold_utility(3, (6, 8)))[(6, 8), 0]
-    Fraction(13, 32)
+    >>> exact_win_values((6, 8), threshold_utility(3, (6, 8)))[(6, 8), 0]  # P(at most 3 points)
+    Fraction(487, 1152)
     """
     from dicelab.badg.to_win import _check_utility, max_points
 
@@ -386,7 +391,7 @@ def exact_win_values(dice, utility) -> dict[tuple[tuple[int, ...], int], Fractio
             total = Fraction(0)
             for roll in itertools.product(*(range(1, s + 1) for s in state)):
                 total += max(
-                    W[tuple(state[p] for p in range(n) if p not in sub), x + sum(state[p] - roll[p] for p in sub)]
+                    W[_left(state, sub), x + sum(state[p] - roll[p] for p in sub)]
                     for sub in subsets
                 )
             W[state, x] = total / math.prod(state)
@@ -419,8 +424,8 @@ def exact_points_distribution(dice, utility=None) -> tuple[Fraction, ...]:
     --------
     >>> from dicelab.badg import threshold_utility
     >>> p = exact_points_distribution((6, 8), threshold_utility(3, (6, 8)))
-    >>> sum(p[:4]), sum(x * q for x, q in enumerate(p))
-    (Fraction(13, 32), Fraction(217, 48))
+    >>> sum(p[:4]), sum(x * q for x, q in enumerate(p))  # P(at most 3), expected bad points
+    (Fraction(487, 1152), Fraction(55, 12))
     """
     from dicelab.badg.to_win import max_points
 
@@ -447,6 +452,7 @@ def exact_points_distribution(dice, utility=None) -> tuple[Fraction, ...]:
                 options = _win_options(state, roll, x, game.sizes, W, E, subsets)
                 fmax = max(o[2] for o in options)
                 emax = max(o[3] for o in options if o[2] == fmax)
-                left, after, *_ = max((o for o in options if o[2] == fmax and o[3] == emax), key=lambda o: o[4])
+                tied = (o for o in options if o[2] == fmax and o[3] == emax)
+                left, after, *_ = max(tied, key=lambda o: o[4])
                 reach[left, after] += p
     return tuple(dist)

@@ -43,7 +43,7 @@ of the state left: the expected-points policy's own ranking); then the most dice
 larger count vector compared from the smallest size (more small dice). Where every take has
 the same win value (the target is sure, or out of reach) it is the expected-points policy.
 The expected-points policy is ranked the same way without ``W``: this is how its ties are
-broken for :func:`points_distribution` (:meth:`Solution.best_take
+broken for :func:`~dicelab.badg.points_distribution` (:meth:`Solution.best_take
 <dicelab.badg.Solution.best_take>` also takes the most dice; ``policy_statistics`` prefers the
 big group's dice instead, which differs only at exact ties of expected value). Exact-fraction
 versions: :func:`~dicelab.badg.reference.exact_win_values`,
@@ -56,7 +56,6 @@ large as the expected-points solver's).
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -78,9 +77,6 @@ __all__ = [
     "lowest_utility",
     "solve_to_win",
     "WinSolution",
-    "Decision",
-    "Differences",
-    "points_distribution",
 ]
 
 TIES = ("split", "win", "lose")
@@ -138,7 +134,7 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
     """``u[x]``: the chance that ``x`` bad points is the lowest score against the opponents.
 
     Each opponent's final bad points are independent of ours, with a known distribution
-    (e.g. :func:`points_distribution` of the expected-points policy): the opponents play
+    (e.g. :func:`~dicelab.badg.points_distribution` of the expected-points policy): the opponents play
     before us unseen, or at the same time. A player who sees the others' scores before
     playing wants :func:`threshold_utility` at their lowest score (minus one to win a tie).
 
@@ -168,8 +164,12 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
     """
     X = max_points(dice)
     ties = check_choice("ties", ties, TIES)
-    dists = [_check_distribution(f"opponents[{i}]", q) for i, q in enumerate(check_sequence(
-        "opponents", opponents, what="distributions of the opponents' bad points"))]
+    dists = [
+        _check_distribution(f"opponents[{i}]", q)
+        for i, q in enumerate(
+            check_sequence("opponents", opponents, what="distributions of the opponents' bad points")
+        )
+    ]
     check_cost("opponents", len(dists), steps=100 * (X + 1) * len(dists) ** 2, what="the tie counts")
     u = []
     for x in range(X + 1):
@@ -178,7 +178,11 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
             at = q[x] if x < len(q) else Fraction(0)
             above = 1 - sum(q[: x + 1], Fraction(0))
             poly = [a * above + (poly[j - 1] * at if j else 0) for j, a in enumerate([*poly, Fraction(0)])]
-        share = {"split": lambda j: Fraction(1, j + 1), "win": lambda j: Fraction(1), "lose": lambda j: Fraction(int(j == 0))}
+        share = {
+            "split": lambda j: Fraction(1, j + 1),
+            "win": lambda j: Fraction(1),
+            "lose": lambda j: Fraction(int(j == 0)),
+        }
         u.append(sum((p * share[ties](j) for j, p in enumerate(poly)), Fraction(0)))
     return tuple(u)
 
@@ -189,7 +193,9 @@ def _check_distribution(name: str, q) -> tuple[Fraction, ...]:
     check_cost(name, len(q), memory=200 * len(q), what="a distribution")
     q = tuple(to_fraction(v, f"{name}: probability", allow_float=True) for v in q)
     if any(v < 0 for v in q) or abs(sum(q) - 1) > Fraction(1, 10**9):
-        raise ValueError(f"{name} must hold non-negative probabilities summing to 1, got sum {float(sum(q))!r}")
+        raise ValueError(
+            f"{name} must hold non-negative probabilities summing to 1, got sum {float(sum(q))!r}"
+        )
     return q
 
 
@@ -249,74 +255,6 @@ def _work(game: Game, active: np.ndarray, forward: bool) -> float:
     worked = active.sum(axis=1)
     per_roll = n_out * K * (2 * worked + 4) + K * (n_big + 1) * 3 * (width + 2)
     return float(np.sum(R_big * per_roll) * 3 + game.n_states**2 * (X + 1))
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One decision where the win policy and the expected-points policy take differently.
-
-    Attributes
-    ----------
-    state : tuple of int
-        The dice rolled (ascending sizes).
-    points : int
-        Bad points scored before this roll.
-    roll : tuple of int
-        One face per die of ``state``.
-    probability : float
-        Probability that a game played by the win policy meets this state, points and roll
-        (the roll as a multiset of faces of each size).
-    win_take, expected_take : tuple of int
-        The positions in ``roll`` each policy takes.
-    win_values : (float, float)
-        The win value (expected utility; ``P(bad <= t)`` for a target) of each take, win's first.
-    expected_points : (float, float)
-        Expected final bad points after each take, played for fewest points thereafter.
-    """
-
-    state: tuple[int, ...]
-    points: int
-    roll: tuple[int, ...]
-    probability: float
-    win_take: tuple[int, ...]
-    expected_take: tuple[int, ...]
-    win_values: tuple[float, float]
-    expected_points: tuple[float, float]
-
-    def __str__(self) -> str:
-        def shown(take):
-            return " ".join(f"d{self.state[p]}:{self.roll[p]}" for p in take)
-
-        roll = " ".join(f"d{s}:{f}" for s, f in zip(self.state, self.roll, strict=True))
-        return (
-            f"{len(self.state)} dice, {self.points} points so far, roll {roll}\n"
-            f"  to win:    take {shown(self.win_take):28s} win {self.win_values[0]:.4f}, "
-            f"E[points] {self.expected_points[0]:.3f}\n"
-            f"  on points: take {shown(self.expected_take):28s} win {self.win_values[1]:.4f}, "
-            f"E[points] {self.expected_points[1]:.3f}"
-        )
-
-
-@dataclass(frozen=True)
-class Differences:
-    """Where the win policy's take differs from the expected-points policy's, from
-    :meth:`WinSolution.differences`.
-
-    Attributes
-    ----------
-    count : int
-        Decisions ``(state, points so far, roll)`` where they differ: every state, every points
-        total some play reaches it with, every roll as a multiset of faces of each size.
-    expected_count : float
-        Expected number of such decisions in a game played by the win policy.
-    examples : tuple of Decision
-        The most likely of them under the win policy, most likely first.
-    """
-
-    count: int
-    expected_count: float
-    examples: tuple[Decision, ...]
-
 
 @dataclass(frozen=True, eq=False)
 class WinSolution:
@@ -428,7 +366,11 @@ class WinSolution:
             left = start - sum(k * game.strides[game.sizes.index(s)] for s, k in zip(sizes, ks, strict=True))
             pts = sum(state[p] - roll[p] for p in taken)
             faces = sum(roll[p] for p in taken)
-            out[taken] = (float(self.W[left, points + pts]), faces + float(self.expected.V[left]), (sum(ks), ks))
+            out[taken] = (
+                float(self.W[left, points + pts]),
+                faces + float(self.expected.V[left]),
+                (sum(ks), ks),
+            )
         return out
 
     def best_take(self, state, points: int, roll) -> tuple[int, ...]:
@@ -457,6 +399,8 @@ class WinSolution:
 
     @cached_property
     def _forward(self):
+        from dicelab.badg.scores import _EXAMPLES, _forward
+
         return _forward(self, n_examples=_EXAMPLES)
 
     def distribution(self) -> np.ndarray:
@@ -469,9 +413,9 @@ class WinSolution:
 
         Examples
         --------
-        >>> p = solve_to_win((6, 8), target=3).distribution()
-        >>> round(float(p[:4].sum()), 6), round(solve_to_win((6, 8), target=3).value, 6)
-        (0.40625, 0.40625)
+        >>> win = solve_to_win((6, 8), target=3)
+        >>> round(float(win.distribution()[:4].sum()), 6), round(win.value, 6)
+        (0.422743, 0.422743)
         """
         return self._forward[0].copy()
 
@@ -481,7 +425,7 @@ class WinSolution:
         p = self._forward[0]
         return float(p @ np.arange(p.size))
 
-    def differences(self, examples: int = 5) -> Differences:
+    def differences(self, examples: int = 5):
         """Where the win policy takes differently from the expected-points policy.
 
         Parameters
@@ -492,20 +436,24 @@ class WinSolution:
         Returns
         -------
         Differences
+            (:class:`dicelab.badg.scores.Differences`)
 
         Examples
         --------
         >>> diff = solve_to_win((6, 8), target=3).differences(1)
-        >>> diff.count, print(diff.examples[0])
+        >>> diff.count, round(diff.expected_count, 6)
+        (4, 0.083333)
+        >>> print(diff.examples[0])  # 3 points now make the target sure
+        2 dice, 0 points so far, roll d6:3 d8:8
+          to win:    take d6:3 d8:8                    win 1.0000, E[points] 3.000
+          on points: take d8:8                         win 0.6667, E[points] 2.500
         """
+        from dicelab.badg.scores import _EXAMPLES, Differences, _forward
+
         examples = check_int("examples", examples, 0, 1000)
         found = self._forward if examples <= _EXAMPLES else _forward(self, n_examples=examples)
         _, count, expected_count, decisions = found
         return Differences(count, expected_count, tuple(decisions[:examples]))
-
-
-_EXAMPLES = 20  # decisions kept by the forward pass unless more are asked for
-
 
 def _pick(options: dict, use_win: bool) -> tuple[int, ...]:
     """The take chosen among ``options`` (:meth:`WinSolution._options`) by the tie rule."""
@@ -515,52 +463,6 @@ def _pick(options: dict, use_win: bool) -> tuple[int, ...]:
     emax = max(options[t][1] for t in tied)
     tied = [t for t in tied if options[t][1] >= emax - TIE * abs(emax)]
     return max(tied, key=lambda t: options[t][2])
-
-
-def _forward(sol: WinSolution, n_examples: int):
-    """The forward pass: final distribution, differing decisions and the heaviest of them."""
-    game, t = sol.game, sol.tables
-    check_cost("dice", _shown(game), memory=48 * _float(game.n_states) * sol.W.shape[1],
-               steps=_work(game, sol.active, forward=True), what="the policy's forward pass")
-    reach = np.zeros_like(sol.W)
-    reach[-1, 0] = 1.0
-    n_diff, p_diff = 0, 0.0
-    ex_w = np.zeros(n_examples)
-    ex_meta = np.zeros((n_examples, 2 + len(game.sizes)), dtype=np.int64)
-    for st in t.order[::-1]:  # most dice first
-        if st == 0 or (not reach[st].any() and not sol.active[st].any()):
-            continue
-        moved, nd, pd = _win_kernels.policy_pass(t, sol.W, sol.expected.V, sol.active, reach[st], st, ex_w, ex_meta)
-        reach += moved
-        if reach.min() < -1e-12:
-            raise AssertionError(f"negative probability {reach.min()} in the forward pass")
-        np.maximum(reach, 0.0, out=reach)  # rounding where a move's mass went wholly to the win take
-        n_diff += nd
-        p_diff += pd
-    keep = np.argsort(-ex_w, kind="stable")
-    decisions = [_decision(sol, ex_meta[i], float(ex_w[i])) for i in keep if ex_w[i] > 0]
-    return reach[0], n_diff, p_diff, decisions
-
-
-def _decision(sol: WinSolution, meta: np.ndarray, weight: float) -> Decision:
-    t = sol.tables
-    state, roll = [], []
-    for g, s in enumerate(t.sizes):
-        c = int(t.state_counts[meta[0], g])
-        state += [int(s)] * c
-        roll += [int(f) for f in t.top[meta[2 + g], :c]] if c else []
-    x = int(meta[1])
-    options = sol._options(state, x, roll)
-    takes = (_pick(options, use_win=True), _pick(options, use_win=False))
-
-    def final_points(take):
-        left = tuple(s for p, s in enumerate(state) if p not in take)
-        return x + sum(state[p] - roll[p] for p in take) + sol.expected.points(left)
-
-    return Decision(
-        tuple(state), x, tuple(roll), weight, *takes,
-        tuple(options[k][0] for k in takes), tuple(final_points(k) for k in takes),
-    )
 
 
 def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> WinSolution:
@@ -586,8 +488,8 @@ def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> W
     Examples
     --------
     >>> win = solve_to_win((6, 6, 8), target=4)
-    >>> round(win.value, 6), round(float(points_distribution(solve((6, 6, 8)))[:5].sum()), 6)
-    (0.458696, 0.444444)
+    >>> round(win.value, 6)  # P(at most 4 bad points)
+    0.485426
     """
     game = Game.of(dice)
     target = check_optional_int("target", target, 0)
@@ -608,32 +510,3 @@ def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> W
     return WinSolution(game.dice, target, u, W, expected, active)
 
 
-def points_distribution(solution) -> np.ndarray:
-    """The distribution of the final bad points under a solution's policy.
-
-    Parameters
-    ----------
-    solution : Solution or WinSolution
-        :func:`~dicelab.badg.solve`'s expected-points policy (unrestricted; its ties broken as
-        the module docstring says), or :func:`solve_to_win`'s win policy.
-
-    Returns
-    -------
-    float64 array (X + 1,)
-        ``p[x]``, the probability of ``x`` final bad points; ``p.cumsum()[t]`` is ``P(bad <= t)``.
-
-    Examples
-    --------
-    >>> p = points_distribution(solve((6, 8)))
-    >>> round(float(p @ range(p.size)), 6), round(solve((6, 8)).expected_points, 6)
-    (4.541667, 4.541667)
-    """
-    if isinstance(solution, WinSolution):
-        return solution.distribution()
-    if not isinstance(solution, Solution) or solution.restriction is not None:
-        raise ValueError(f"solution must be a WinSolution or an unrestricted Solution of solve, got {solution!r}")
-    game = solution.game
-    X = max_points(game.dice)
-    flat = (Fraction(0),) * (X + 1)  # one value for every score: the expected-points policy
-    sol = WinSolution(game.dice, None, flat, np.zeros((game.n_states, X + 1)), solution, _active(game, flat))
-    return sol.distribution()
