@@ -245,16 +245,15 @@ def small_takes(t, n, smalls, kvec, row0, pts, rolls):
 
 
 @njit(cache=True)
-def big_choices(t, W, V, r, n, big, base, cvec, xlo, width, use_w, Hf, He, Hk):
+def big_choices(t, W, V, r, n, big, base, cvec, xlo, width, use_w, Hf, He, Hk, f, e, counts):
     """For every small choice ``ks`` (and ``z = xlo + zz`` points, ``zz < width``, if ``use_w``): the
     big group's take chosen by :func:`pick` -- its win value ``Hf``, expected face sum ``He``
-    and dice ``Hk`` (index ``[ks, zz]``; column 0 only without ``use_w``)."""
+    and dice ``Hk`` (index ``[ks, zz]``; column 0 only without ``use_w``). ``f``, ``e``, ``counts``:
+    scratch arrays of ``n_b + 1`` rows."""
     K = base.size
     nb = n[big] + 1
     sb = t.sizes[big]
-    f = np.zeros(nb)
-    e = np.empty(nb)
-    counts = np.zeros((nb, t.sizes.size), dtype=np.int64)
+    f[:] = 0.0
     for ks in range(K):
         lo = 1 if ks == 0 else 0
         for kb in range(nb):
@@ -348,6 +347,9 @@ def policy_pass(t, W, V, active, mass, st, ex_w, ex_meta):
     f = np.empty(K)
     e = np.empty(K)
     counts = np.zeros((K, G), dtype=np.int64)
+    fb = np.zeros(n[big] + 1)
+    eb = np.empty(n[big] + 1)
+    cb = np.zeros((n[big] + 1, G), dtype=np.int64)
     moves = np.zeros((n_states, mp + 1))  # the expected-points policy's moves: state left, points
     meta = np.empty(2 + G, dtype=np.int64)
     n_diff = 0
@@ -355,7 +357,7 @@ def policy_pass(t, W, V, active, mass, st, ex_w, ex_meta):
     sb = t.sizes[big]
     stride = t.strides[big]
     for r in range(t.offsets[big, n[big]], t.offsets[big, n[big] + 1]):
-        big_choices(t, W, V, r, n, big, base, cvec, xlo, width, False, Ef, Ee, Ek)
+        big_choices(t, W, V, r, n, big, base, cvec, xlo, width, False, Ef, Ee, Ek, fb, eb, cb)
         if nx > 0:
             level_max(t, W, st, r, n, big, smalls, base, xlo, nx, R, pts, tail, buf_a, buf_b, best)
         win_ready = False
@@ -375,7 +377,7 @@ def policy_pass(t, W, V, active, mass, st, ex_w, ex_meta):
                     continue
                 p_diff += mass[x] * p
                 if not win_ready:
-                    big_choices(t, W, V, r, n, big, base, cvec, xlo, width, True, Hf, He, Hk)
+                    big_choices(t, W, V, r, n, big, base, cvec, xlo, width, True, Hf, He, Hk, fb, eb, cb)
                     win_ready = True
                 kw = small_choice(Hf, He, Hk, gain, spts, cvec, big, o, xx, True, f, e, counts)
                 kbw = Hk[kw, xx + spts[o, kw]]

@@ -391,8 +391,7 @@ def exact_win_values(dice, utility) -> dict[tuple[tuple[int, ...], int], Fractio
             total = Fraction(0)
             for roll in itertools.product(*(range(1, s + 1) for s in state)):
                 total += max(
-                    W[_left(state, sub), x + sum(state[p] - roll[p] for p in sub)]
-                    for sub in subsets
+                    W[_left(state, sub), x + sum(state[p] - roll[p] for p in sub)] for sub in subsets
                 )
             W[state, x] = total / math.prod(state)
     return W

@@ -150,6 +150,7 @@ def _decision(sol: WinSolution, meta: np.ndarray, weight: float) -> Decision:
         tuple(final_points(k) for k in takes),
     )
 
+
 def points_distribution(solution) -> np.ndarray:
     """The distribution of the final bad points under a solution's policy.
 
@@ -157,7 +158,7 @@ def points_distribution(solution) -> np.ndarray:
     ----------
     solution : Solution or WinSolution
         :func:`~dicelab.badg.solve`'s expected-points policy (unrestricted; its ties broken as
-        the module docstring says), or :func:`solve_to_win`'s win policy.
+        :mod:`dicelab.badg.to_win` says), or :func:`~dicelab.badg.solve_to_win`'s win policy.
 
     Returns
     -------
@@ -166,9 +167,12 @@ def points_distribution(solution) -> np.ndarray:
 
     Examples
     --------
-    >>> p = points_distribution(solve((6, 8)))
-    >>> round(float(p @ range(p.size)), 6), round(solve((6, 8)).expected_points, 6)
+    >>> from dicelab import badg
+    >>> p = points_distribution(badg.solve((6, 8)))
+    >>> round(float(p @ range(p.size)), 6), round(badg.solve((6, 8)).expected_points, 6)
     (4.541667, 4.541667)
+    >>> round(float(p[:4].sum()), 6)  # P(at most 3 bad points), below the win policy's 0.422743
+    0.395833
     """
     if isinstance(solution, WinSolution):
         return solution.distribution()
@@ -181,4 +185,3 @@ def points_distribution(solution) -> np.ndarray:
     flat = (Fraction(0),) * (X + 1)  # one value for every score: the expected-points policy
     sol = WinSolution(game.dice, None, flat, np.zeros((game.n_states, X + 1)), solution, _active(game, flat))
     return sol.distribution()
-

@@ -67,7 +67,7 @@ from dicelab.badg import _win_kernels
 from dicelab.badg._win_kernels import TIE
 from dicelab.badg.solver import Solution, solve
 from dicelab.badg.state import STANDARD, Game, _float, _rolls, _shown, check_roll
-from dicelab.badg.tables import SolverTables, _check_solver_cost
+from dicelab.badg.tables import SolverTables, _check_solver_cost, _solver_cost
 from dicelab.exact import to_fraction
 
 __all__ = [
@@ -233,9 +233,13 @@ def _state_max_points(game: Game) -> np.ndarray:
 
 
 def _work(game: Game, active: np.ndarray, forward: bool) -> float:
-    """Inner-loop steps of the kernels: per state, the ``x`` range worked (``span``) times the
-    big group's rolls ``R_b``, the small groups' joint rolls ``n_out`` and choices ``K``, plus the
-    big group's choices; ``forward`` adds the policy pass over every pair of states."""
+    """Inner-loop steps of the kernels, per state: the big group's rolls ``R_b`` times the work of
+    one big roll -- the big group's choices ``K (n_b + 1)`` over the ``z`` range (the ``x`` range
+    worked, ``span``, plus the most points of the small dice, ``tail``), the levels' maxima
+    (``(n_out / R_last) K`` over the ``z`` range, ``n_out (c_last + 1)`` over the ``x`` range), the
+    sum over the small joint rolls ``n_out`` -- and, for the forward pass, each joint roll's
+    expected-points take (``8 K`` a roll) and the moves over every pair of states. The maxima run
+    about ten to a step (vectorised), the forward pass's takes about three."""
     counts = np.array(game.counts)
     n = (np.arange(game.n_states)[:, None] // np.array(game.strides)) % (counts + 1)
     R = np.ones(n.shape)
@@ -245,16 +249,23 @@ def _work(game: Game, active: np.ndarray, forward: bool) -> float:
     big = R.argmax(axis=1)
     R_big, n_big = R[rows, big], n[rows, big]
     n_out, K = R.prod(axis=1) / R_big, (n + 1).prod(axis=1) / (n_big + 1)
+    small = (n > 0) & (np.arange(n.shape[1]) != big[:, None])
+    last = np.where(small.any(axis=1), n.shape[1] - 1 - small[:, ::-1].argmax(axis=1), big)
+    R_last, c_last = np.where(last == big, 1, R[rows, last]), np.where(last == big, 0, n[rows, last])
     X = active.shape[1] - 1
     has = active.any(axis=1)
     lo, hi = active.argmax(axis=1), X - active[:, ::-1].argmax(axis=1)
     span = np.where(has, hi - lo + 1, 0)
-    width = span + (counts * (np.array(game.sizes) - 1)).sum()
+    tail = (n * (np.array(game.sizes) - 1)).sum(axis=1) - n_big * (np.array(game.sizes)[big] - 1)
+    z = span + tail
+    levels = K * (n_big + 1) * z + n_out / R_last * K * z + n_out * (c_last + 2) * span
+    work = 0.1 * float(np.sum(R_big * np.where(has, levels, 0))) + 100 * game.n_states
     if not forward:
-        return float(np.sum(R_big * (n_out * K * span + K * (n_big + 1) * width)))
-    worked = active.sum(axis=1)
-    per_roll = n_out * K * (2 * worked + 4) + K * (n_big + 1) * 3 * (width + 2)
-    return float(np.sum(R_big * per_roll) * 3 + game.n_states**2 * (X + 1))
+        return work
+    mp = (n * (np.array(game.sizes) - 1)).sum(axis=1)
+    moves = game.n_states * float(np.sum((X - mp + 1) * (mp + 1)))
+    return work + 0.3 * float(np.sum(R_big * (n_out * (8 * K + span) + 8 * K * (n_big + 1)))) + moves
+
 
 @dataclass(frozen=True, eq=False)
 class WinSolution:
@@ -455,6 +466,7 @@ class WinSolution:
         _, count, expected_count, decisions = found
         return Differences(count, expected_count, tuple(decisions[:examples]))
 
+
 def _pick(options: dict, use_win: bool) -> tuple[int, ...]:
     """The take chosen among ``options`` (:meth:`WinSolution._options`) by the tie rule."""
     f = {t: (v if use_win else 0.0) for t, (v, _, _) in options.items()}
@@ -504,9 +516,8 @@ def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> W
     else:
         u = _check_utility(utility, X)
     active = _active(game, u)
-    check_cost("dice", _shown(game), steps=_work(game, active, forward=False), what="the win values")
+    steps = _solver_cost(game)[1] + _work(game, active, forward=False)
+    check_cost("dice", _shown(game), steps=steps, what="the win values")
     expected = solve(game.dice)
     W = _win_kernels.win_values(expected.tables, np.array([float(v) for v in u]), active)
     return WinSolution(game.dice, target, u, W, expected, active)
-
-
