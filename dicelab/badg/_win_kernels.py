@@ -176,16 +176,19 @@ def win_values(t, u, active):
         nx = xhi - xlo + 1
         buf_a, buf_b, best = _buffers(K, n_out, nx, tail, R)
         total = np.zeros(nx)
+        mass = 0.0  # the roll probabilities' sum: 1 but for rounding, divided out
         for r in range(t.offsets[big, n[big]], t.offsets[big, n[big] + 1]):
             level_max(t, W, st, r, n, big, smalls, base, xlo, nx, R, pts, tail, buf_a, buf_b, best)
             p = t.prob[r]
             for o in range(n_out):
                 w = p * weight[o]
+                mass += w
                 for xx in range(nx):
                     total[xx] += w * best[o, xx]
+        total /= mass
         for xx in range(nx):
-            if active[st, xlo + xx]:
-                W[st, xlo + xx] = total[xx]
+            if active[st, xlo + xx]:  # an average of u: within u's range (rounding may leave it)
+                W[st, xlo + xx] = min(max(total[xx], u.min()), u.max())
     return W
 
 
@@ -398,4 +401,6 @@ def policy_pass(t, W, V, active, mass, st, ex_w, ex_meta):
             for q in range(mp + 1):
                 if moves[i, q] != 0.0:
                     reach[i, x + q] += mass[x] * moves[i, q]
-    return reach, n_diff, p_diff
+    total = moves.sum()  # the roll probabilities' sum: 1 but for rounding, divided out
+    reach /= total
+    return reach, n_diff, p_diff / total
