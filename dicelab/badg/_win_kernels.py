@@ -176,15 +176,19 @@ def win_values(t, u, active):
         nx = xhi - xlo + 1
         buf_a, buf_b, best = _buffers(K, n_out, nx, tail, R)
         total = np.zeros(nx)
+        acc = np.empty(nx)
         mass = 0.0  # the roll probabilities' sum: 1 but for rounding, divided out
         for r in range(t.offsets[big, n[big]], t.offsets[big, n[big] + 1]):
             level_max(t, W, st, r, n, big, smalls, base, xlo, nx, R, pts, tail, buf_a, buf_b, best)
-            p = t.prob[r]
+            acc[:] = 0.0  # summed per big roll first: less rounding than one long sum
             for o in range(n_out):
-                w = p * weight[o]
-                mass += w
+                w = weight[o]
                 for xx in range(nx):
-                    total[xx] += w * best[o, xx]
+                    acc[xx] += w * best[o, xx]
+            p = t.prob[r]
+            mass += p * weight.sum()
+            for xx in range(nx):
+                total[xx] += p * acc[xx]
         total /= mass
         for xx in range(nx):
             if active[st, xlo + xx]:  # an average of u: within u's range (rounding may leave it)
@@ -354,6 +358,7 @@ def policy_pass(t, W, V, active, mass, st, ex_w, ex_meta):
     eb = np.empty(n[big] + 1)
     cb = np.zeros((n[big] + 1, G), dtype=np.int64)
     moves = np.zeros((n_states, mp + 1))  # the expected-points policy's moves: state left, points
+    moves_c = np.zeros((n_states, mp + 1))
     meta = np.empty(2 + G, dtype=np.int64)
     n_diff = 0
     p_diff = 0.0
@@ -370,7 +375,10 @@ def policy_pass(t, W, V, active, mass, st, ex_w, ex_meta):
             kbe = Ek[ke, 0]
             se = base[ke] - kbe * stride
             pe = spts[o, ke] + kbe * sb - int(round(t.prefix[r, kbe]))
-            moves[se, pe] += p
+            y = p - moves_c[se, pe]  # compensated (Kahan) sum: millions of small terms
+            sum_ = moves[se, pe] + y
+            moves_c[se, pe] = (sum_ - moves[se, pe]) - y
+            moves[se, pe] = sum_
             for xx in range(nx):
                 x = xlo + xx
                 if not active[st, x] or _tied(W[se, x + pe], best[o, xx]):

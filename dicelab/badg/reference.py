@@ -377,9 +377,9 @@ def exact_win_values(dice, utility) -> dict[tuple[tuple[int, ...], int], Fractio
 
     dice = check_dice(dice)
     X = max_points(dice)
-    u = _check_utility(utility, X)
     game = Game.of(dice)
     _check_win_cost(game, X)
+    u = _check_utility(utility, X)
     W: dict[tuple[tuple[int, ...], int], Fraction] = {}
     for state in states(dice):
         n = len(state)
@@ -430,9 +430,9 @@ def exact_points_distribution(dice, utility=None) -> tuple[Fraction, ...]:
 
     dice = check_dice(dice)
     X = max_points(dice)
-    W = None if utility is None else exact_win_values(dice, utility)
     game = Game.of(dice)
     _check_win_cost(game, X)
+    W = None if utility is None else exact_win_values(dice, utility)
     E = paper_precompute(dice)
     reach: Counter = Counter({(dice, 0): Fraction(1)})
     dist = [Fraction(0)] * (X + 1)
