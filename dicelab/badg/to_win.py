@@ -171,6 +171,11 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
         )
     ]
     check_cost("opponents", len(dists), steps=100 * (X + 1) * len(dists) ** 2, what="the tie counts")
+    share = {  # the part of a win when tied with j opponents
+        "split": lambda j: Fraction(1, j + 1),
+        "win": lambda j: Fraction(1),
+        "lose": lambda j: Fraction(int(j == 0)),
+    }[ties]
     u = []
     for x in range(X + 1):
         poly = [Fraction(1)]  # poly[j]: P(no opponent below x, exactly j of them at x)
@@ -178,12 +183,7 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
             at = q[x] if x < len(q) else Fraction(0)
             above = 1 - sum(q[: x + 1], Fraction(0))
             poly = [a * above + (poly[j - 1] * at if j else 0) for j, a in enumerate([*poly, Fraction(0)])]
-        share = {
-            "split": lambda j: Fraction(1, j + 1),
-            "win": lambda j: Fraction(1),
-            "lose": lambda j: Fraction(int(j == 0)),
-        }
-        u.append(sum((p * share[ties](j) for j, p in enumerate(poly)), Fraction(0)))
+        u.append(sum((p * share(j) for j, p in enumerate(poly)), Fraction(0)))
     return tuple(u)
 
 
