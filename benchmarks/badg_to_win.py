@@ -113,13 +113,15 @@ def main(argv=None) -> int:
     expected = badg.solve()
     p_e = badg.points_distribution(expected).cumsum()
     print(
-        f"{'t':>3s} {'P win policy':>13s} {'P exp. policy':>13s} {'E win':>8s} {'E exp.':>8s} {'differ':>10s}"
+        f"{'t':>3s} {'P win policy':>13s} {'P exp. policy':>13s} {'1-P win':>9s} {'1-P exp.':>9s} "
+        f"{'E win':>8s} {'E exp.':>8s} {'differ':>10s} {'per game':>9s}"
     )
     for t in (4, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40):
         win = badg.solve_to_win(target=t)
         diff = win.differences()
         print(
-            f"{t:3d} {win.value:13.9f} {p_e[t]:13.9f} {win.expected_points:8.4f} "
+            f"{t:3d} {win.value:13.9f} {p_e[t]:13.9f} {1 - win.value:9.2e} {1 - p_e[t]:9.2e} "
+            f"{win.expected_points:8.4f} "
             f"{expected.expected_points:8.4f} {diff.count:10d} {diff.expected_count:9.4f}",
             flush=True,
         )
