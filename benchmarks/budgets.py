@@ -39,6 +39,22 @@ def _heuristic(dice) -> Callable[[], object]:
     return lambda: badg.evaluate(badg.heuristic_policy(), dice)
 
 
+def _to_win(dice, target: int) -> Callable[[], object]:
+    return lambda: badg.solve_to_win(dice, target=target)
+
+
+def _forward(dice, target: int) -> Callable[[], object]:
+    """The forward pass of a win policy solved once (the first call solves it)."""
+    solved = {}
+
+    def call():
+        if "win" not in solved:
+            solved["win"] = badg.solve_to_win(dice, target=target)
+        return solved["win"].differences(21)  # more examples than kept: a fresh pass each call
+
+    return call
+
+
 def _random_game(m: int, n: int) -> Callable[[], object]:
     A = np.random.default_rng(m * n).normal(size=(m, n))
     return lambda: games.solve_matrix_game(A)
@@ -64,6 +80,23 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
             Size("8 d6 + 8 d8", True, _heuristic((6,) * 8 + (8,) * 8)),
             Size("100 d6", False, _heuristic((6,) * 100)),
             Size("d4..d20 twice", False, _heuristic((4, 6, 8, 10, 12, 20) * 2)),
+        ],
+    ),
+    "badg.solve_to_win": (
+        _to_win((6, 6, 8), 4),
+        [
+            Size("6 d6 + d8 d10 d12, t=8", True, _to_win((6,) * 6 + (8, 10, 12), 8)),
+            Size("8 d6 + d8 d10 d12, t=10", True, _to_win((6,) * 8 + (8, 10, 12), 10)),
+            Size("standard, t=8", False, _to_win(badg.STANDARD, 8)),
+            Size("standard, t=30", False, _to_win(badg.STANDARD, 30)),
+        ],
+    ),
+    "badg.WinSolution forward pass": (
+        _forward((6, 6, 8), 4),
+        [
+            Size("6 d6 + d8 d10 d12, t=8", True, _forward((6,) * 6 + (8, 10, 12), 8)),
+            Size("8 d6 + 2 d8 + d10, t=12", True, _forward((6,) * 8 + (8, 8, 10), 12)),
+            Size("standard, t=8", False, _forward(badg.STANDARD, 8)),
         ],
     ),
     "efron.reference.exact_best_cycles": (

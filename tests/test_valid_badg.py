@@ -2,6 +2,7 @@
 small games, with sane results (probabilities in [0, 1], values between the lowest and highest
 face sums, takes that are legal)."""
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -190,3 +191,34 @@ def test_strategy_card_is_sane(case):
 def test_badg_explorer_takes_commas_and_spaces():
     ex = badg_card.badg_explorer("6, 8", " 5 2 ", seed=0)
     assert "Optimal play takes" in ex.panes["card"].value
+
+
+# --------------------------------------------------------------------------- playing to win
+@given(DICE, st.floats(0, 1), st.booleans(), st.data())
+@FEW
+def test_play_to_win_accepts_every_small_game_and_target(dice, where, numpy_ints, data):
+    X = badg.max_points(dice)
+    target = round(where * X)
+    win = badg.solve_to_win(_as_numpy(dice, numpy_ints), target=np.int64(target) if numpy_ints else target)
+    p = win.distribution()
+    assert 0 <= win.value <= 1 and abs(p.sum() - 1) < 1e-12 and p.min() >= 0
+    assert abs(p[: target + 1].sum() - win.value) < 1e-12
+    expected = badg.points_distribution(win.expected)
+    assert win.value >= expected[: target + 1].sum() - 1e-12
+    game, state, roll = data.draw(state_and_roll(st.just(tuple(dice))))
+    points = data.draw(st.integers(0, X - sum(s - 1 for s in state)))
+    take = win.best_take(state, points, roll)
+    assert take in win.take_values(state, points, roll) and 0 <= win.value_at(state, points) <= 1
+    diff = win.differences(2)
+    assert diff.count >= len(diff.examples) and diff.expected_count >= 0
+
+
+@given(DICE, st.lists(st.lists(st.integers(0, 5), min_size=1, max_size=12), min_size=1, max_size=3))
+@FEW
+def test_lowest_utility_accepts_any_opponents(dice, weights):
+    opponents = [[Fraction(w, sum(ws)) for w in ws] if sum(ws) else [1] for ws in weights]
+    for ties in badg.TIES:
+        u = badg.lowest_utility(opponents, dice, ties=ties)
+        assert len(u) == badg.max_points(dice) + 1 and all(0 <= v <= 1 for v in u)
+        assert all(a >= b for a, b in itertools.pairwise(u))
+    assert 0 <= badg.solve_to_win(dice, utility=u).value <= 1

@@ -24,9 +24,13 @@ Modules
 ``tables``      the roll tables the exact solver reads, built once per game
 ``solver``      the exact optimal strategy (:func:`solve`) and its statistics
 ``heuristic``   the paper's parallel-games strategy and exact policy evaluation (Section 4)
+``to_win``      play to win: the strategy maximising ``P(bad points <= t)`` (or any nonincreasing
+                utility of the final bad points)
+``scores``      final-score distributions of both strategies, and where they part
 ``simulation``  Monte Carlo play of that strategy (Section 5)
 ``reference``   the paper's methods literally (``paper_*``) and exact checks (``exact_*``)
 ``_kernels``    the numba kernels behind ``solver``
+``_win_kernels`` the numba kernels behind ``to_win``
 
 Examples
 --------
@@ -48,6 +52,17 @@ from dicelab.badg.tables import SolverTables
 # the paper's parallel-games strategy, evaluated exactly and simulated
 from dicelab.badg.heuristic import FALLBACKS, Evaluation, HeuristicPolicy, evaluate, heuristic_policy
 from dicelab.badg.simulation import SimulationResult, simulate
+
+# play to win: the strategy for a target or a utility, final-score distributions
+from dicelab.badg.to_win import (
+    TIES,
+    WinSolution,
+    lowest_utility,
+    max_points,
+    solve_to_win,
+    threshold_utility,
+)
+from dicelab.badg.scores import Decision, Differences, points_distribution
 
 # the paper's methods literally, and exact cross-checks: dicelab.badg.reference
 from dicelab.badg import reference
@@ -72,6 +87,16 @@ __all__ = [
     "Evaluation",
     "simulate",
     "SimulationResult",
+    # play to win
+    "max_points",
+    "threshold_utility",
+    "lowest_utility",
+    "TIES",
+    "solve_to_win",
+    "WinSolution",
+    "points_distribution",
+    "Differences",
+    "Decision",
     # paper_* and exact_*
     "reference",
 ]

@@ -11,7 +11,8 @@ Serves D. Fetterman's b.a.d.g. paper (2022), Sections 2-3.
     (every ordered roll, every non-empty subset of dice to take, exact fractions).
 ``exact_*``
     Exact-fraction versions of what :mod:`dicelab.badg` computes in floats, for small
-    games and for tests.
+    games and for tests; for play to win (:mod:`dicelab.badg.to_win`), over every subset of
+    the dice, which checks the solver's shortcut of taking the highest faces of each size.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ __all__ = [
     "paper_precompute",
     "paper_take_values",
     "exact_policy_statistics",
+    "exact_win_values",
+    "exact_points_distribution",
 ]
 
 
@@ -320,3 +323,135 @@ def exact_policy_statistics(dice) -> PolicyStatistics:
         for s in sorted(set(dice))
     }
     return PolicyStatistics(zero[()], rolls, leave, acceptance)
+
+
+def _left(state, sub) -> tuple[int, ...]:
+    """The dice of ``state`` not in the positions ``sub``."""
+    return tuple(state[p] for p in range(len(state)) if p not in sub)
+
+
+def _win_options(state, roll, x, sizes, W, E, subsets) -> list:
+    """Every non-empty subset of positions with (state left, points after, win value, expected face
+    sum, count key): the count key is (dice taken, count of each game size, smallest first)."""
+    out = []
+    for sub in subsets:
+        left = _left(state, sub)
+        after = x + sum(state[p] - roll[p] for p in sub)
+        key = (len(sub), tuple(sum(state[p] == s for p in sub) for s in sizes))
+        f = W[left, after] if W is not None else 0
+        out.append((left, after, f, sum(roll[p] for p in sub) + E[left], key))
+    return out
+
+
+def _check_win_cost(game: Game, X: int) -> None:
+    """The paper's algorithm's work, once for every points total so far."""
+    _check_precompute_cost(game, "dice", passes=X + 2)
+
+
+def exact_win_values(dice, utility) -> dict[tuple[tuple[int, ...], int], Fraction]:
+    """The win values of :func:`~dicelab.badg.solve_to_win` in exact fractions, over every subset.
+
+    ``W(S, x) = E_roll max_T W(S - T, x + pts(T))`` over every ordered roll and every non-empty
+    subset ``T`` of the dice (no shortcut), ``W((), x) = utility[x]``.
+
+    Parameters
+    ----------
+    dice : sequence of int
+        The die sizes (a small game).
+    utility : sequence of numbers
+        ``u[0..X]``, nonincreasing, ``X = max_points(dice)`` (e.g. ``threshold_utility``).
+
+    Returns
+    -------
+    dict
+        ``{(state, points so far): Fraction}`` for every state (ascending tuple) and every
+        ``points`` in ``0..X - maxpts(state)``.
+
+    Examples
+    --------
+    >>> from dicelab.badg import threshold_utility
+    >>> exact_win_values((6, 8), threshold_utility(3, (6, 8)))[(6, 8), 0]  # P(at most 3 points)
+    Fraction(487, 1152)
+    """
+    from dicelab.badg.to_win import _check_utility, max_points
+
+    dice = check_dice(dice)
+    X = max_points(dice)
+    game = Game.of(dice)
+    _check_win_cost(game, X)
+    u = _check_utility(utility, X)
+    W: dict[tuple[tuple[int, ...], int], Fraction] = {}
+    for state in states(dice):
+        n = len(state)
+        subsets = _subsets(n)
+        for x in range(X - sum(s - 1 for s in state) + 1):
+            if n == 0:
+                W[state, x] = u[x]
+                continue
+            total = Fraction(0)
+            for roll in itertools.product(*(range(1, s + 1) for s in state)):
+                total += max(
+                    W[_left(state, sub), x + sum(state[p] - roll[p] for p in sub)] for sub in subsets
+                )
+            W[state, x] = total / math.prod(state)
+    return W
+
+
+def exact_points_distribution(dice, utility=None) -> tuple[Fraction, ...]:
+    """The distribution of the final bad points under a policy, in exact fractions.
+
+    ``utility=None``: the expected-points policy; otherwise the win policy of ``utility``
+    (:func:`~dicelab.badg.solve_to_win`). Among every subset of the dice, the policy takes the
+    largest win value (:func:`exact_win_values`); among equals, the largest expected face sum
+    (faces taken plus :func:`paper_precompute` of the state left); then the most dice; then
+    the most dice of the smallest size, and so on -- the rule of :mod:`dicelab.badg.to_win`,
+    with exact equality for its tolerance.
+
+    Parameters
+    ----------
+    dice : sequence of int
+        The die sizes (a small game).
+    utility : sequence of numbers, optional
+        ``u[0..X]``, nonincreasing.
+
+    Returns
+    -------
+    tuple of Fraction
+        ``p[0..X]``: the probability of each final number of bad points.
+
+    Examples
+    --------
+    >>> from dicelab.badg import threshold_utility
+    >>> p = exact_points_distribution((6, 8), threshold_utility(3, (6, 8)))
+    >>> sum(p[:4]), sum(x * q for x, q in enumerate(p))  # P(at most 3), expected bad points
+    (Fraction(487, 1152), Fraction(55, 12))
+    """
+    from dicelab.badg.to_win import max_points
+
+    dice = check_dice(dice)
+    X = max_points(dice)
+    game = Game.of(dice)
+    _check_win_cost(game, X)
+    W = None if utility is None else exact_win_values(dice, utility)
+    E = paper_precompute(dice)
+    reach: Counter = Counter({(dice, 0): Fraction(1)})
+    dist = [Fraction(0)] * (X + 1)
+    for state in reversed(states(dice)):  # most dice first
+        n = len(state)
+        subsets = _subsets(n)
+        for x in range(X - sum(s - 1 for s in state) + 1):
+            mass = reach[state, x]
+            if mass == 0:
+                continue
+            if n == 0:
+                dist[x] += mass
+                continue
+            p = mass / math.prod(state)
+            for roll in itertools.product(*(range(1, s + 1) for s in state)):
+                options = _win_options(state, roll, x, game.sizes, W, E, subsets)
+                fmax = max(o[2] for o in options)
+                emax = max(o[3] for o in options if o[2] == fmax)
+                tied = (o for o in options if o[2] == fmax and o[3] == emax)
+                left, after, *_ = max(tied, key=lambda o: o[4])
+                reach[left, after] += p
+    return tuple(dist)

@@ -12,6 +12,7 @@ from dicelab.badg.heuristic import HeuristicPolicy
 from dicelab.badg.solver import Solution
 from dicelab.badg.state import Game, check_dice, check_roll
 from dicelab.badg.tables import solver_tables
+from dicelab.badg.to_win import WinSolution
 from dicelab.explore import badg_card
 
 # a dice set: not a sequence, empty, a die with fewer than 2 sides, sizes that are not integers
@@ -43,6 +44,13 @@ POLICIES = [
 VALUES_68 = {(): 0, (6,): 3.5, (8,): 4.5, (6, 8): 9.5}
 
 GAME = Game.of((6, 6, 8))
+WIN = badg.solve_to_win((6, 8), target=3)
+# utilities of the game (6, 8) (X = 12): not a sequence, wrong length, not numbers, increasing
+UTILITIES = [None, "1" * 13, 3, [], [1] * 12, [1] * 14, [None] * 13, [math.nan] * 13, [True] * 13]
+UTILITIES += [list(range(13)), [0] * 12 + [1], [[1]] * 13]
+# opponents' distributions: not a sequence of distributions, negative, not summing to 1
+OPPONENTS = [None, "q", 3, [], [None], [[0.5, 0.6]], [[-0.5, 1.5]], [[math.nan, 1]], [["1/2", "x"]]]
+OPPONENTS += [[[0.5]], [[1], 3], [{0: 1}]]
 SOL = badg.solve((6, 8))
 POLICY = badg.heuristic_policy()
 
@@ -93,6 +101,38 @@ ROWS = [
     Row(Solution.take_values, "roll", ROLLS, lambda v: SOL.take_values((6, 8), v)),
     Row(Solution.best_take, "state", STATES + [[]], lambda v: SOL.best_take(v, (5, 2))),
     Row(Solution.best_take, "roll", ROLLS, lambda v: SOL.best_take((6, 8), v)),
+    # --- dicelab.badg.to_win and scores
+    Row(badg.max_points, "dice", DICE, lambda v: badg.max_points(v)),
+    Row(badg.threshold_utility, "target", INTS + [13, HUGE], lambda v: badg.threshold_utility(v, (6, 8))),
+    Row(badg.threshold_utility, "dice", DICE, lambda v: badg.threshold_utility(1, v)),
+    Row(badg.lowest_utility, "opponents", OPPONENTS, lambda v: badg.lowest_utility(v, (6, 8))),
+    Row(badg.lowest_utility, "dice", DICE, lambda v: badg.lowest_utility([[1]], v)),
+    Row(
+        badg.lowest_utility,
+        "ties",
+        ["half", "", None, 3, ["split"], "Split"],
+        lambda v: badg.lowest_utility([[1]], (6, 8), ties=v),
+    ),
+    Row(badg.solve_to_win, "dice", DICE + BIG_DICE, lambda v: badg.solve_to_win(v, target=3)),
+    Row(badg.solve_to_win, "target", INTS + [13, HUGE], lambda v: badg.solve_to_win((6, 8), target=v)),
+    Row(badg.solve_to_win, "target", [None], lambda v: badg.solve_to_win((6, 8), target=v, utility=None)),
+    Row(badg.solve_to_win, "utility", UTILITIES, lambda v: badg.solve_to_win((6, 8), utility=v)),
+    Row(badg.solve_to_win, "utility", [[1] * 13], lambda v: badg.solve_to_win((6, 8), target=3, utility=v)),
+    Row(WinSolution.value_at, "state", STATES + [[6, 6, 6]], lambda v: WIN.value_at(v, 0)),
+    Row(WinSolution.value_at, "points", INTS + [8, HUGE], lambda v: WIN.value_at((6,), v)),
+    Row(WinSolution.take_values, "state", STATES + [[]], lambda v: WIN.take_values(v, 0, (5, 2))),
+    Row(WinSolution.take_values, "points", INTS + [1, HUGE], lambda v: WIN.take_values((6, 8), v, (5, 2))),
+    Row(WinSolution.take_values, "roll", ROLLS, lambda v: WIN.take_values((6, 8), 0, v)),
+    Row(WinSolution.best_take, "state", STATES + [[]], lambda v: WIN.best_take(v, 0, (5, 2))),
+    Row(WinSolution.best_take, "points", INTS + [1, HUGE], lambda v: WIN.best_take((6, 8), v, (5, 2))),
+    Row(WinSolution.best_take, "roll", ROLLS, lambda v: WIN.best_take((6, 8), 0, v)),
+    Row(WinSolution.differences, "examples", INTS + [1001, HUGE], lambda v: WIN.differences(v)),
+    Row(
+        badg.points_distribution,
+        "solution",
+        [None, "solve", 3, WIN.expected.game, badg.solve((6, 8), restrict="no_two_low")],
+        lambda v: badg.points_distribution(v),
+    ),
     # --- dicelab.badg.heuristic
     Row(HeuristicPolicy, "fallback", ["best", "", None, 3, ["regret"]], lambda v: HeuristicPolicy(v)),
     Row(HeuristicPolicy.reject_up_to, "s", INTS + [0, 1], lambda v: POLICY.reject_up_to(v, 3)),
@@ -190,6 +230,25 @@ ROWS = [
         lambda v: reference.paper_take_values((6, 8), (5, 2), values=v),
     ),
     Row(
+        reference.exact_win_values,
+        "dice",
+        DICE + BIG_DICE,
+        lambda v: reference.exact_win_values(v, [1] * 13),
+    ),
+    Row(reference.exact_win_values, "utility", UTILITIES, lambda v: reference.exact_win_values((6, 8), v)),
+    Row(
+        reference.exact_points_distribution,
+        "dice",
+        DICE + BIG_DICE,
+        lambda v: reference.exact_points_distribution(v),
+    ),
+    Row(
+        reference.exact_points_distribution,
+        "utility",
+        UTILITIES[1:],
+        lambda v: reference.exact_points_distribution((6, 8), v),
+    ),
+    Row(
         reference.exact_policy_statistics,
         "dice",
         DICE + BIG_DICE,
@@ -243,6 +302,9 @@ EXEMPT = {
     "dicelab.badg.solver.PolicyStatistics": "a result record built by Solution.policy_statistics",
     "dicelab.badg.tables.SolverTables": "a result record built by solver_tables",
     "dicelab.badg.heuristic.Evaluation": "a result record built by evaluate",
+    "dicelab.badg.to_win.WinSolution": "a result record built by solve_to_win (its methods have rows)",
+    "dicelab.badg.scores.Decision": "a result record built by WinSolution.differences",
+    "dicelab.badg.scores.Differences": "a result record built by WinSolution.differences",
     "dicelab.badg.simulation.SimulationResult": "a result record built by simulate",
     "dicelab.explore.badg_card.Take": "a result record built by strategy_card",
 }
