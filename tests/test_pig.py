@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicelab import games, pig
-from dicelab.pig import _kernels, reference
+from dicelab.pig import _kernels, _kernels_3p, reference
 
 
 def enumerate_turn(k):
@@ -181,9 +181,10 @@ def test_three_players_symmetric_in_the_opponents():
     assert np.allclose(ab.values, ba.values.transpose(0, 2, 1))
 
 
-def _full_and_narrowed(na, T, G, b1, b2):
-    C, a, d = _kernels.hold_columns(T), np.zeros(na + 1), np.zeros(na + 1)
-    return _kernels.best_hold(na, T, G, b1, b2), _kernels.best_hold_narrowed(na, C, G, b1, b2, a, d)
+def _full_and_narrowed(na, T, G, b1, b2, guess):
+    C, a = _kernels_3p.hold_columns(T), np.zeros(na + 1)
+    d = 1 - C[0] * b1 * b2
+    return _kernels.best_hold(na, T, G, b1, b2), _kernels_3p.best_hold_narrowed(na, C, G, d, a, guess)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -202,19 +203,27 @@ def test_narrowed_hold_search_is_the_full_search(seed):
         G = 0.5 + rng.integers(-3, 4, na + 6) * 2.0**-53
     else:
         G = rng.random(na + 6) * rng.choice([1e-300, 1.0])
-    full, narrowed = _full_and_narrowed(na, T, G, b1, b2)
-    assert full == narrowed
+    for guess in {1, na, int(rng.integers(1, na + 1))}:  # the guess changes only the work
+        full, narrowed = _full_and_narrowed(na, T, G, b1, b2, guess)
+        assert full == narrowed
 
 
 def test_three_players_narrowed_search_against_the_full_search(monkeypatch):
     goal = 14
     o1, o2 = pig.hold_at(3, goal), pig.hold_at(5, goal)
     T = pig.hold_table(goal)
-    win, pol = _kernels.best_response_3p_sweep(goal, T, o1.table.copy(), o2.table.copy())
-    monkeypatch.setattr(
-        _kernels, "best_hold_narrowed", lambda na, C, G, b1, b2, a, d: _kernels.best_hold(na, T, G, b1, b2)
-    )
-    win_full, pol_full = _kernels.best_response_3p_sweep.py_func(goal, T, o1.table.copy(), o2.table.copy())
+    win, pol = _kernels_3p.best_response_3p_sweep(goal, T, o1.table.copy(), o2.table.copy())
+
+    def full(na, C, G, d, a, guess):  # best_hold's scan over every hold value, with the column's d
+        best_a, best_d, best_k = -1.0, 1.0, 1
+        for k in range(1, na + 1):
+            a_k = _kernels.after_hold(k, T, G)
+            if a_k * best_d > best_a * d[k]:
+                best_a, best_d, best_k = a_k, d[k], k
+        return best_a / best_d, best_k
+
+    monkeypatch.setattr(_kernels_3p, "best_hold_narrowed", full)
+    win_full, pol_full = _kernels_3p.best_response_3p_sweep.py_func(goal, T, o1.table.copy(), o2.table.copy())
     assert np.array_equal(win, win_full) and np.array_equal(pol, pol_full)
 
 
