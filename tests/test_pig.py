@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicelab import games, pig
-from dicelab.pig import _kernels, _kernels_3p, reference
+from dicelab.pig import _kernels, _kernels_3p, reference, stochastic_game
 
 
 def enumerate_turn(k):
@@ -388,6 +388,42 @@ def test_the_state_that_needs_mixing_is_decided_exactly():
             assert upper - lower >= eq.margin[i, j] * (1 - 1e-9) and {(i, j), (j, i)} == {(35, 45), (45, 35)}
         else:
             assert lower == upper
+
+
+@pytest.mark.parametrize("goal, tie, closest", [(13, 0.5, None), (10, 0.0, None), (44, 0.5, 8)])
+def test_every_float_decision_agrees_with_exact_arithmetic(goal, tie, closest):
+    """Every state (or every mixed state and the ``closest`` pure ones) decided in fractions."""
+    eq = pig.equilibrium(goal, tie=tie)
+    T = pig.hold_table(goal)
+    kernel = np.where(eq.pure & (eq.policy.max(axis=2) == 1), 1, 2)
+    bound = stochastic_game._margin_error_bound(T, eq.values, kernel, eq.policy, eq.opponent, 1e-14)
+    assert eq.n_exact == int((eq.margin <= bound).sum())
+    states = list(itertools.product(range(goal), repeat=2))
+    if closest is not None:
+        near = np.argsort(np.where(eq.pure, eq.margin, np.inf), axis=None)[:closest]
+        states = [tuple(v) for v in np.argwhere(~eq.pure)]
+        states += [np.unravel_index(n, eq.pure.shape) for n in near]
+        assert (~eq.pure).sum() >= 2
+    u, z = 2.0**-53, T[1:, 0]
+    for i, j in states:
+        lower, upper = reference.exact_pure_bounds(eq.values, int(i), int(j), tie=Fraction(tie))
+        assert (lower == upper) == eq.pure[i, j]
+        if eq.margin[i, j] <= bound[i, j]:
+            continue  # decided exactly
+        if eq.pure[i, j]:  # the exact value within the bound's distance of the float one
+            r, c = eq.policy[i, j].argmax(), eq.opponent[i, j].argmax()
+            assert abs(float(lower - Fraction(eq.values[i, j]))) <= 36 * u / (1 - z[r] * z[c])
+        else:  # the pure bounds apart by at least the margin less its error bound
+            assert float(upper - lower) >= eq.margin[i, j] - bound[i, j] > 0
+
+
+def test_the_error_bound_leaves_no_state_to_exact_arithmetic_at_goal_100():
+    eq = pig.equilibrium()
+    T = pig.hold_table()
+    kernel = np.where(eq.pure, 1, 2)
+    bound = stochastic_game._margin_error_bound(T, eq.values, kernel, eq.policy, eq.opponent, 1e-14)
+    assert eq.n_exact == 0 and (eq.margin > bound).all() and np.median(bound) < 1e-13
+    assert bound.max() < 1e-10 < eq.margin.min()
 
 
 def test_exact_band_decides_the_closest_states_in_fractions():
