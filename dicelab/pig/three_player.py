@@ -21,8 +21,9 @@ __all__ = ["best_response_3p"]
 
 def _sweep_cost(goal: int) -> tuple[float, float]:
     """``(bytes, steps)`` of the three-player sweep: ``win``, ``policy`` and its copy, and the running
-    average ``F`` (``32 goal^3`` bytes); each of the ``goal^3`` states weighs up to ``goal`` hold values."""
-    return 32.0 * float(goal) ** 3 + 8.0 * 6 * goal**2, float(goal) ** 4 / 2
+    average ``F`` (``32 goal^3`` bytes); each of the ``goal^3`` states weighs up to ``goal`` hold values,
+    about ``goal^4 / 2`` in all at about three a step (SIMD lanes; timed in ``benchmarks/budgets.py``)."""
+    return 32.0 * float(goal) ** 3 + 8.0 * 6 * goal**2, float(goal) ** 4 / 6
 
 
 def best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
