@@ -126,6 +126,22 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
             Size("goal 250, two hold values", False, _mixed_opponent(250, 2)),
         ],
     ),
+    "pig.best_response_3p": (
+        lambda: pig.best_response_3p(pig.hold_at(3, 8), pig.hold_at(4, 8)),
+        [
+            Size("goal 80", True, lambda: pig.best_response_3p(pig.hold_at(20, 80), pig.hold_at(25, 80))),
+            Size("goal 100", True, lambda: pig.best_response_3p(pig.hold_at(25), pig.hold_at(30))),
+            Size("goal 150", False, lambda: pig.best_response_3p(pig.hold_at(25, 150), pig.hold_at(30, 150))),
+        ],
+    ),
+    "pig.equilibrium": (
+        lambda: pig.equilibrium(8),
+        [
+            Size("goal 100", True, lambda: pig.equilibrium(100)),
+            Size("goal 150", True, lambda: pig.equilibrium(150)),
+            Size("goal 200", False, lambda: pig.equilibrium(200)),
+        ],
+    ),
     "efron.num_unique_dice (recurrence)": (
         lambda: efron.num_unique_dice(5, 5),
         [

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicelab import games, pig
-from dicelab.pig import _kernels, reference
+from dicelab.pig import _kernels, _kernels_3p, reference, stochastic_game
 
 
 def enumerate_turn(k):
@@ -181,9 +181,10 @@ def test_three_players_symmetric_in_the_opponents():
     assert np.allclose(ab.values, ba.values.transpose(0, 2, 1))
 
 
-def _full_and_narrowed(na, T, G, b1, b2):
-    C, a, d = _kernels.hold_columns(T), np.zeros(na + 1), np.zeros(na + 1)
-    return _kernels.best_hold(na, T, G, b1, b2), _kernels.best_hold_narrowed(na, C, G, b1, b2, a, d)
+def _full_and_narrowed(na, T, G, b1, b2, guess):
+    C, a = _kernels_3p.hold_columns(T), np.zeros(na + 1)
+    d = 1 - C[0] * b1 * b2
+    return _kernels.best_hold(na, T, G, b1, b2), _kernels_3p.best_hold_narrowed(na, C, G, d, a, guess)
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -202,19 +203,27 @@ def test_narrowed_hold_search_is_the_full_search(seed):
         G = 0.5 + rng.integers(-3, 4, na + 6) * 2.0**-53
     else:
         G = rng.random(na + 6) * rng.choice([1e-300, 1.0])
-    full, narrowed = _full_and_narrowed(na, T, G, b1, b2)
-    assert full == narrowed
+    for guess in {1, na, int(rng.integers(1, na + 1))}:  # the guess changes only the work
+        full, narrowed = _full_and_narrowed(na, T, G, b1, b2, guess)
+        assert full == narrowed
 
 
 def test_three_players_narrowed_search_against_the_full_search(monkeypatch):
     goal = 14
     o1, o2 = pig.hold_at(3, goal), pig.hold_at(5, goal)
     T = pig.hold_table(goal)
-    win, pol = _kernels.best_response_3p_sweep(goal, T, o1.table.copy(), o2.table.copy())
-    monkeypatch.setattr(
-        _kernels, "best_hold_narrowed", lambda na, C, G, b1, b2, a, d: _kernels.best_hold(na, T, G, b1, b2)
-    )
-    win_full, pol_full = _kernels.best_response_3p_sweep.py_func(goal, T, o1.table.copy(), o2.table.copy())
+    win, pol = _kernels_3p.best_response_3p_sweep(goal, T, o1.table.copy(), o2.table.copy())
+
+    def full(na, C, G, d, a, guess):  # best_hold's scan over every hold value, with the column's d
+        best_a, best_d, best_k = -1.0, 1.0, 1
+        for k in range(1, na + 1):
+            a_k = _kernels.after_hold(k, T, G)
+            if a_k * best_d > best_a * d[k]:
+                best_a, best_d, best_k = a_k, d[k], k
+        return best_a / best_d, best_k
+
+    monkeypatch.setattr(_kernels_3p, "best_hold_narrowed", full)
+    win_full, pol_full = _kernels_3p.best_response_3p_sweep.py_func(goal, T, o1.table.copy(), o2.table.copy())
     assert np.array_equal(win, win_full) and np.array_equal(pol, pol_full)
 
 
@@ -379,6 +388,42 @@ def test_the_state_that_needs_mixing_is_decided_exactly():
             assert upper - lower >= eq.margin[i, j] * (1 - 1e-9) and {(i, j), (j, i)} == {(35, 45), (45, 35)}
         else:
             assert lower == upper
+
+
+@pytest.mark.parametrize("goal, tie, closest", [(13, 0.5, None), (10, 0.0, None), (44, 0.5, 8)])
+def test_every_float_decision_agrees_with_exact_arithmetic(goal, tie, closest):
+    """Every state (or every mixed state and the ``closest`` pure ones) decided in fractions."""
+    eq = pig.equilibrium(goal, tie=tie)
+    T = pig.hold_table(goal)
+    kernel = np.where(eq.pure & (eq.policy.max(axis=2) == 1), 1, 2)
+    bound = stochastic_game._margin_error_bound(T, eq.values, kernel, eq.policy, eq.opponent, 1e-14)
+    assert eq.n_exact == int((eq.margin <= bound).sum())
+    states = list(itertools.product(range(goal), repeat=2))
+    if closest is not None:
+        near = np.argsort(np.where(eq.pure, eq.margin, np.inf), axis=None)[:closest]
+        states = [tuple(v) for v in np.argwhere(~eq.pure)]
+        states += [np.unravel_index(n, eq.pure.shape) for n in near]
+        assert (~eq.pure).sum() >= 2
+    u, z = 2.0**-53, T[1:, 0]
+    for i, j in states:
+        lower, upper = reference.exact_pure_bounds(eq.values, int(i), int(j), tie=Fraction(tie))
+        assert (lower == upper) == eq.pure[i, j]
+        if eq.margin[i, j] <= bound[i, j]:
+            continue  # decided exactly
+        if eq.pure[i, j]:  # the exact value within the bound's distance of the float one
+            r, c = eq.policy[i, j].argmax(), eq.opponent[i, j].argmax()
+            assert abs(float(lower - Fraction(eq.values[i, j]))) <= 36 * u / (1 - z[r] * z[c])
+        else:  # the pure bounds apart by at least the margin less its error bound
+            assert float(upper - lower) >= eq.margin[i, j] - bound[i, j] > 0
+
+
+def test_the_error_bound_leaves_no_state_to_exact_arithmetic_at_goal_100():
+    eq = pig.equilibrium()
+    T = pig.hold_table()
+    kernel = np.where(eq.pure, 1, 2)
+    bound = stochastic_game._margin_error_bound(T, eq.values, kernel, eq.policy, eq.opponent, 1e-14)
+    assert eq.n_exact == 0 and (eq.margin > bound).all() and np.median(bound) < 1e-13
+    assert bound.max() < 1e-10 < eq.margin.min()
 
 
 def test_exact_band_decides_the_closest_states_in_fractions():

@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from dicelab.pig._square_kernels import _kernel2, _kernel_general
+
 
 @njit(cache=True)
 def stage_matrix(i, j, goal, T, W, H, A):
@@ -47,104 +49,6 @@ def stage_matrix(i, j, goal, T, W, H, A):
             for r in range(6):
                 v += T[k, k + r] * H[k + r, c]
             A[a, c] = v
-
-
-@njit(cache=True)
-def _quadratic_roots(c2, c1, c0, out):
-    """Real roots of ``c2 p^2 + c1 p + c0`` (stable formula) into ``out``; returns how many."""
-    if c2 == 0.0:
-        if c1 == 0.0:
-            return 0
-        out[0] = -c0 / c1
-        return 1
-    disc = c1 * c1 - 4.0 * c2 * c0
-    if disc < 0.0:
-        return 0
-    q = -0.5 * (c1 + np.copysign(np.sqrt(disc), c1))
-    out[0] = q / c2
-    if q == 0.0:
-        return 1
-    out[1] = c0 / q
-    return 2
-
-
-@njit(cache=True)
-def _kernel2(A, z, w, r1, r2, c1, c2, roots, xs, ys):
-    """Fixed points of the fully mixed ``2 x 2`` kernel ``(r1, r2) x (c1, c2)``.
-
-    ``det(A + p (z w^T - J)) = 0`` restricted to the kernel, with ``x1``, ``y1`` the
-    equalising weights at each root; returns how many roots have weights in ``[0, 1]``.
-    """
-    a11, a12, a21, a22 = A[r1, c1], A[r1, c2], A[r2, c1], A[r2, c2]
-    b11, b12 = z[r1] * w[c1] - 1.0, z[r1] * w[c2] - 1.0
-    b21, b22 = z[r2] * w[c1] - 1.0, z[r2] * w[c2] - 1.0
-    n = _quadratic_roots(
-        b11 * b22 - b12 * b21,
-        a11 * b22 + a22 * b11 - a12 * b21 - a21 * b12,
-        a11 * a22 - a12 * a21,
-        roots,
-    )
-    kept = 0
-    for t in range(n):
-        p = roots[t]
-        for step in range(3):  # two Newton steps polish the root, then the weights at it
-            m11, m12, m21, m22 = a11 + b11 * p, a12 + b12 * p, a21 + b21 * p, a22 + b22 * p
-            den = m11 + m22 - m12 - m21
-            if den == 0.0:
-                break
-            x1, y1 = (m22 - m21) / den, (m22 - m12) / den
-            if step < 2:  # with these weights the value is linear in p: its fixed point
-                x2, y2 = 1.0 - x1, 1.0 - y1
-                a = x1 * (y1 * a11 + y2 * a12) + x2 * (y1 * a21 + y2 * a22)
-                p = a / (1.0 - (x1 * z[r1] + x2 * z[r2]) * (y1 * w[c1] + y2 * w[c2]))
-        if den == 0.0:
-            continue
-        if -1e-15 <= x1 <= 1 + 1e-15 and -1e-15 <= y1 <= 1 + 1e-15:
-            roots[kept] = p
-            xs[kept] = min(max(x1, 0.0), 1.0)
-            ys[kept] = min(max(y1, 0.0), 1.0)
-            kept += 1
-    return kept
-
-
-@njit(cache=True)
-def _kernel_general(A, z, w, rows, cols, s, roots, X, Y):
-    """Fixed points of a fully mixed ``s x s`` kernel (``s >= 3``), weights in ``X``/``Y`` rows.
-
-    ``f(p) = det(A_K + p B_K)``, ``B = z w^T - J``, is a quadratic: its coefficients come from
-    ``f(0)``, ``f(1)``, ``f(-1)``; at a root the weights are the null vectors of the kernel.
-    """
-    AK = np.empty((s, s))
-    BK = np.empty((s, s))
-    for u in range(s):
-        for v in range(s):
-            AK[u, v] = A[rows[u], cols[v]]
-            BK[u, v] = z[rows[u]] * w[cols[v]] - 1.0
-    f0 = np.linalg.det(AK)
-    fp, fm = np.linalg.det(AK + BK), np.linalg.det(AK - BK)
-    n = _quadratic_roots(0.5 * (fp + fm) - f0, 0.5 * (fp - fm), f0, roots)
-    kept = 0
-    zK = np.array([z[r] for r in rows[:s]])
-    wK = np.array([w[c] for c in cols[:s]])
-    for t in range(n):
-        p = roots[t]
-        ok = True
-        for step in range(3):  # two Newton steps polish the root, then the weights at it
-            U, S, Vt = np.linalg.svd(AK + p * BK)
-            x, y = U[:, s - 1].copy(), Vt[s - 1, :].copy()
-            if x.sum() == 0.0 or y.sum() == 0.0:
-                ok = False
-                break
-            x, y = x / x.sum(), y / y.sum()
-            if step < 2:
-                p = (x @ AK @ y) / (1.0 - (x @ zK) * (y @ wK))
-        if not ok or x.min() < -1e-12 or y.min() < -1e-12:
-            continue
-        roots[kept] = p
-        X[kept, :s] = np.maximum(x, 0.0) / np.maximum(x, 0.0).sum()
-        Y[kept, :s] = np.maximum(y, 0.0) / np.maximum(y, 0.0).sum()
-        kept += 1
-    return kept
 
 
 @njit(cache=True)

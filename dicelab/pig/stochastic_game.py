@@ -23,9 +23,10 @@ A state needs mixing when its stage game, at the state's own value, has no pure 
 point; equivalently, when the fixed point of the pure maximin ``max_k min_k' q`` lies strictly
 below that of the pure minimax ``min_k' max_k q``
 (:func:`dicelab.pig.reference.exact_pure_bounds`). The float solution measures how far each
-state is from the other kind (``Equilibrium.margin``); every state closer than ``exact_band``
-is decided in exact ``Fraction`` arithmetic on its stage game, built from the computed values
-of the states after it.
+state is from the other kind (``Equilibrium.margin``) and bounds the rounding error of that
+measure (:func:`_margin_error_bound`); a state whose margin does not exceed its bound is
+decided in exact ``Fraction`` arithmetic on its stage game, built from the computed values of
+the states after it.
 """
 
 from __future__ import annotations
@@ -185,8 +186,77 @@ def _twins(goal: int) -> np.ndarray:
     return np.array([first.setdefault(dist, k) for k, dist in enumerate(support)], dtype=np.int64)
 
 
+_U = 2.0**-53
+"""The unit roundoff of float64."""
+
+
+def _margin_error_bound(T, values, kernel, row, col, tol: float) -> np.ndarray:
+    """For every state, a bound below which its float ``margin`` cannot decide the state.
+
+    The decision to reproduce is the exact one of :func:`~dicelab.pig.reference.exact_pure_bounds`
+    on the *exact* stage game ``A_e + C_e p`` built from the same float values of the later
+    states; the floats have ``A_f``, ``C_f = fl(z_k z_k')`` and the state's value ``p_f``. Let
+    ``u = 2^-53``.
+
+    *Entries.* ``T`` is correctly rounded (``|T_f - T| <= u T``). ``stage_matrix`` forms each
+    ``H`` and each ``A`` entry as a sum of 7 non-negative products with weights summing to 1, of
+    values in ``[0, 1]``, so (the standard bound ``gamma_n = n u / (1 - n u)`` for a sum of
+    products, with one more ``u`` for ``T``) ``|H_f - H_e| <= gamma_8`` and
+    ``|A_f - A_e| <= gamma_8 + u + gamma_8 (1 + gamma_7) < 20 u``. An entry of ``M(p) = A + C p``
+    at a float ``p`` in ``[0, 1]`` is formed with ``C_f`` (``|C_f - C_e| <= 3 u``) and two more
+    roundings: ``|M_f(p) - M_e(p)| <= delta = 32 u``.
+
+    *A pure state* (kernel 1, saddle cell ``(r, c)``, ``p_f = fl(A_f[r, c] / fl(1 - C_f[r, c]))``).
+    Its margin is the least of ``M_f(p_f)[r, c'] - p_f`` and ``p_f - M_f(p_f)[r', c]`` over the
+    actions not identical to ``c``, ``r``, each rounded once more (``u``). The exact stage game
+    has the candidate value ``p_e = A_e[r, c] / (1 - C_e[r, c])``, and ``(r, c)`` is a saddle
+    point of ``M_e(p_e)`` (so ``p_e`` is both pure fixed points, and the state is pure) if every
+    ``M_e(p_e)[r, c'] - p_e = (M_e(p_f)[r, c'] - p_f) - (1 - C_e[r, c']) (p_e - p_f)`` is
+    ``>= 0``, and likewise for the rows. Since ``p_e - p_f = (M_e(p_f)[r, c] - p_f) / (1 - C_e[r, c])``,
+    ``|A_f[r, c] - (1 - C_f[r, c]) p_f| <= 3 u`` (a subtraction and a division) and
+    ``|M_e(p_f)[r, c] - p_f| <= 20 u + 3 u + 3 u``, ``|p_e - p_f| <= (4 u + delta) / (1 - C_e[r, c])``:
+    the state is pure whenever ``margin > delta + u + (4 u + delta) / (1 - C[r, c])``.
+
+    *A mixed state* (kernel of size ``>= 2``). Its margin is ``gap = g - h`` with
+    ``g = min_c max_r M_f(p_f) - p_f`` and ``h = max_r min_c M_f(p_f) - p_f``; min and max are
+    1-Lipschitz, so the exact ``g_e``, ``h_e`` (on ``M_e(p_f)``) are within ``delta + u`` of
+    them. The pure fixed points solve ``p = f(p)`` for ``f`` the pure minimax (``p_hi``) or
+    maximin (``p_lo``) of ``M_e(p)``; each ``f`` is non-decreasing with slope at most
+    ``c_max = max C_e < 1`` on the stage game, so ``p_hi - p_f`` is ``g_e / s`` and ``p_lo - p_f``
+    is ``h_e / s'`` for some ``s, s'`` in ``[1 - c_max, 1]``. The double oracle stopped with no
+    action gaining more than ``tol`` against the kernel strategies, so the value of
+    ``M_f(p_f)`` is within ``tol + 32 u`` of ``p_f`` (payoffs are sums of at most 12 rounded
+    products, and the weights sum to 1 up to ``12 u``), and ``rho = val M_e(p_f) - p_f`` is
+    within ``rho_max = tol + 32 u + delta`` of 0; ``h_e <= rho <= g_e``. If
+    ``h_e <= 0 <= g_e``, ``p_hi - p_lo >= g_e - h_e``; if
+    ``g_e < 0`` (then ``h_e < g_e < 0``), ``p_hi - p_lo >= g_e / (1 - c_max) - h_e
+    >= g_e - h_e - rho_max c_max / (1 - c_max)``, and symmetrically for ``h_e > 0``. So
+    ``p_lo < p_hi`` (the state needs mixing) whenever
+    ``margin > 2 (delta + u) + rho_max c_max / (1 - c_max)``.
+
+    Values outside ``[0, 1]`` (rounding) scale ``delta`` by their largest size ``wmax``.
+    Returns the bound for each state's kind (``inf`` for a saddle cell with ``C = 1``); a
+    mixed state whose margin is not positive is never a float decision.
+    ``tests/test_pig.py`` checks the float decisions against exact arithmetic.
+    """
+    goal = kernel.shape[0]
+    u = _U
+    delta = 32 * u * max(1.0, float(np.abs(values).max()))
+    z = T[1 : goal + 1, 0]
+    zmax = np.maximum.accumulate(z) * (1 + 4 * u)  # C_e <= fl(z z') (1 + 3 u)
+    k = np.arange(goal)
+    c_max = np.minimum(np.outer(zmax[goal - 1 - k], zmax[goal - 1 - k]), 1.0)
+    r, c = row.argmax(axis=2), col.argmax(axis=2)
+    c_rc = np.minimum(z[r] * z[c] * (1 + 4 * u), 1.0)
+    with np.errstate(divide="ignore"):
+        pure = delta + u + (4 * u + delta) / (1 - c_rc)
+        rho_max = tol + 32 * u + delta
+        mixed = 2 * (delta + u) + rho_max * c_max / (1 - c_max)
+    return np.where(kernel == 1, pure, mixed)
+
+
 def equilibrium(
-    goal: int = GOAL, *, tie=0.5, tol: float = 1e-14, max_iter: int = 200, exact_band: float = 1e-9
+    goal: int = GOAL, *, tie=0.5, tol: float = 1e-14, max_iter: int = 200, exact_band: float = 0.0
 ) -> Equilibrium:
     """The equilibrium of two-player simultaneous Pig as a zero-sum stochastic game, certified.
 
@@ -197,8 +267,11 @@ def equilibrium(
     mirror state gets ``1 - p`` and the strategies swapped.
 
     The rule for mixing: a state needs mixing when its stage game at the state's value has no
-    pure saddle point. States whose ``margin`` from the other kind is below ``exact_band``
-    are decided in exact ``Fraction`` arithmetic
+    pure saddle point. The float solution decides a state when its ``margin`` from the other
+    kind exceeds a rigorous bound on the rounding error of the margin
+    (:func:`_margin_error_bound`: a few units of ``2**-53``, larger where the players may
+    hold at values that almost surely end in a 1); the other states, and those whose margin
+    is below ``exact_band``, are decided in exact ``Fraction`` arithmetic
     (:func:`~dicelab.pig.reference.exact_pure_bounds`). The result is certified by both
     players' exact best responses to each other's strategy (``exploitability``).
 
@@ -214,10 +287,10 @@ def equilibrium(
     max_iter : int
         Rounds of the double oracle per state; :class:`~dicelab.pig.NotConverged` beyond.
     exact_band : float
-        States whose margin is below it are classified pure or mixed in exact arithmetic,
-        in ``[0, 1]``. Their number is known only after the float sweep, and a goal whose
-        exact decisions would exceed the time budget is refused then (at the default band,
-        goals beyond about 330: their number grows fast, 82 at goal 200, 2,598 at 300).
+        States whose margin is below it are also classified in exact arithmetic, in
+        ``[0, 1]`` (0: only those the error bound cannot decide). The number of exact
+        decisions is known only after the float sweep, and a goal whose exact decisions
+        would exceed the time budget is refused then.
 
     Returns
     -------
@@ -234,8 +307,8 @@ def equilibrium(
     goal, tie = _check_goal(goal), _check_tie(tie)
     tol, max_iter = _check_tol(tol), _check_budget(max_iter)
     exact_band = check_float("exact_band", exact_band, 0, 1)
-    _check_size(
-        "goal", goal, goal, memory=_STRATEGIES_BYTES * goal**3, steps=goal**4 / 2, what="the equilibrium"
+    _check_size(  # steps: the stage games' goal^4 / 2 entries, a few a step (timed in benchmarks/budgets.py)
+        "goal", goal, goal, memory=_STRATEGIES_BYTES * goal**3, steps=goal**4 / 6, what="the equilibrium"
     )
     symmetric = tie == 0.5
     T = _hold_table(goal)
@@ -250,11 +323,10 @@ def equilibrium(
         raise _solve_failure(status, tuple(int(v) for v in order[where]), excess, tol, max_iter)
     values = W[:goal, :goal].copy()
     pure = (kernel == 1) | (margin <= 0)
-    close = [(i, j) for i, j in order if margin[i, j] < exact_band]
+    bound = _margin_error_bound(T, values, kernel, row, col, tol)
+    close = [(i, j) for i, j in order if not (margin[i, j] > bound[i, j] and margin[i, j] >= exact_band)]
     steps = _BOUNDS_STEPS * sum(float(goal - i) * (goal - j) for i, j in close)
-    check_cost(
-        "goal", goal, steps=steps, what=f"deciding {len(close)} states in exact fractions (exact_band)"
-    )
+    check_cost("goal", goal, steps=steps, what=f"deciding {len(close)} states in exact fractions")
     exact_values = values.astype(object)
     for i, j in close:  # decided exactly: a pure saddle point exists iff the pure bounds meet
         lower, upper = _pure_bounds(exact_values, int(i), int(j), Fraction(tie))
@@ -264,4 +336,3 @@ def equilibrium(
     n_exact = len({(i, j) for i, j in close} | ({(j, i) for i, j in close} if symmetric else set()))
     certificate = exploitability(row, col, tie=tie)
     return Equilibrium(goal, values, row, rounds, True, col, pure, margin, n_exact, certificate)
-

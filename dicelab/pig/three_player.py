@@ -11,7 +11,7 @@ scoring 0, so one reverse sweep with the self-loop in closed form solves the MDP
 
 from __future__ import annotations
 
-from dicelab.pig import _kernels
+from dicelab.pig import _kernels_3p
 from dicelab.pig.policy import Policy, _resolve
 from dicelab.pig.solution import BestResponse
 from dicelab.pig.turns import _hold_table
@@ -21,16 +21,17 @@ __all__ = ["best_response_3p"]
 
 def _sweep_cost(goal: int) -> tuple[float, float]:
     """``(bytes, steps)`` of the three-player sweep: ``win``, ``policy`` and its copy, and the running
-    average ``E`` (``32 goal^3`` bytes); each of the ``goal^3`` states weighs up to ``goal`` hold values."""
-    return 32.0 * float(goal) ** 3 + 8.0 * 6 * goal**2, float(goal) ** 4 / 2
+    average ``F`` (``32 goal^3`` bytes); each of the ``goal^3`` states weighs up to ``goal`` hold values,
+    about ``goal^4 / 2`` in all at about three a step (SIMD lanes; timed in ``benchmarks/budgets.py``)."""
+    return 32.0 * float(goal) ** 3 + 8.0 * 6 * goal**2, float(goal) ** 4 / 6
 
 
 def best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
     """A's best hold-at-k response against two opponents with simple strategies.
 
-    The sweep keeps two running averages: over opponent 2's turn for the solved rows, and
-    over both opponents' turns for the solved planes of A's score. A state then costs only
-    A's own outcomes for each hold value, not the 49 outcome pairs of the opponents.
+    The sweep keeps two running averages: over opponent 2's turn for every solved state, and
+    over both opponents' turns for the states of the current column ``(j1, j2)``. A state then
+    costs only A's own outcomes for each hold value, not the 49 outcome pairs of the opponents.
 
     Parameters
     ----------
@@ -54,5 +55,5 @@ def best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestRespo
     goal, o1, o2 = _resolve(
         goal, policies, simple=True, cost=_sweep_cost, what="a three-player best response"
     )
-    win, pol = _kernels.best_response_3p_sweep(goal, _hold_table(goal), o1.table.copy(), o2.table.copy())
+    win, pol = _kernels_3p.best_response_3p_sweep(goal, _hold_table(goal), o1.table.copy(), o2.table.copy())
     return BestResponse(goal, win, Policy(pol), 1, True)
