@@ -275,8 +275,15 @@ ROWS += [
 AT_CHOICE = explore.wimpout_roll(WimpoutTurn(), "5 2 3 4 6")
 NOT_A_CHOICE = [None, "turn", wimpout.Choice(1, False), WimpoutTurn(), WimpoutTurn(wimpout.WIMPOUT)]
 ROWS += [
-    Row(WimpoutTurn, "free", [3, "1W", wimpout.ROLL_5, (1, False)], lambda v: WimpoutTurn(wimpout.STOP, free=v)),
-    Row(WimpoutTurn, "free", [wimpout.Choice(1, False)], lambda v: WimpoutTurn(free=v)),  # not in Score and Stop
+    Row(
+        WimpoutTurn,
+        "free",
+        [3, "1W", wimpout.ROLL_5, (1, False)],
+        lambda v: WimpoutTurn(wimpout.STOP, free=v),
+    ),
+    Row(
+        WimpoutTurn, "free", [wimpout.Choice(1, False)], lambda v: WimpoutTurn(free=v)
+    ),  # not in Score and Stop
     Row(explore.wimpout_bank, "turn", NOT_A_CHOICE, lambda v: explore.wimpout_bank(v)),
     Row(explore.choice_values, "turn", NOT_A_CHOICE, lambda v: explore.choice_values(v)),
     Row(explore.wimpout_roll, "roll", ["5 5 5 2 3", (5, 2)], lambda v: explore.wimpout_roll(AT_CHOICE, v)),
