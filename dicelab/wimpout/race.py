@@ -1,0 +1,584 @@
+"""Two players racing to a target: every turn played to win the game, not for points.
+
+A turn is the decision process of :mod:`dicelab.wimpout.play` (forced states and
+:class:`~dicelab.wimpout.Choice` states); here its rewards are the chances to win the game.
+
+The game and the readings of its rules
+--------------------------------------
+Two players alternate turns from 0; ``i`` and ``j`` (multiples of 5, below the target ``G``)
+are the scores of the player to move and of the other. Readings:
+
+* banking ``p`` points adds ``p`` to the mover's score; a Wimpout adds nothing; five 6s
+  (Auto Win) wins the game at once, five 10s (Supernova, Auto Lose) loses it at once;
+* **the opening roll** (``minimum``, 35 by default, 0 for the game without it): a player with
+  score 0 may bank only ``minimum`` turn points or more. As in :func:`play_for_points`, such a
+  player may still stop below it, banking nothing (as a Wimpout would);
+* **Last Licks**: when the mover banks and reaches ``G`` or more, the other player has one
+  last turn and wins when they end it with a strictly higher score, i.e. with turn points
+  above the lead (a tie goes to the first player). They play that turn to reach the lead
+  plus 5 (banking as soon as they have it, under the opening rule if their score is 0), and
+  its instant results count as in any turn. Otherwise the first player wins;
+* the mover may keep rolling after reaching ``G``, to leave a larger lead.
+
+The Last Licks turn
+-------------------
+A turn played to reach ``n`` points never banks before (banking less loses) and always banks
+once there: its win chance ``L(n)`` depends only on the points still needed, one recursion over
+the need (:func:`reach_probability`). ``L`` decreases to ``L(inf)``, the chance of five 6s in a
+turn that never banks: the opponent keeps that chance whatever the lead.
+
+The Bellman equation
+--------------------
+With ``W(i, j)`` the mover's win chance and ``V(s, q)`` the mover's win chance in turn state
+``s`` with ``q = i +`` turn points (``x = 1 - W(j, i)``: what a Wimpout leaves the mover)::
+
+    V(c, q) = max(bank(q), R(c, q))         for a choice c
+    V(s, q) = R(s, q)                       for a forced state s
+    R(s, q) = sum over outcomes  P(outcome) V(next, q + gain)   (x, 1, 0 at the endings)
+    bank(q) = 1 - W(j, q) below G,   1 - L(q - j + 5) from G on,   W(i, j) = V(Roll 5, i)
+
+**The order.** A turn raises ``i + j`` (the mover banks) or swaps ``i`` and ``j`` (a Wimpout): the
+pairs of one level ``i + j`` depend only on higher levels and on each other. Levels are solved
+from the top down; within one, value iteration on the two values ``W(i, j)``, ``W(j, i)``
+converges geometrically (each is a contraction of the other by the chance of a Wimpout).
+``method="plain"`` sweeps every state in index order instead, Neller and Presser's plain
+value iteration, for comparison.
+
+**Past the target: a safe total.** If every choice banks from total ``Q`` on, the values there are
+known in closed form: ``V(s, q) = P(Auto Win or bank from s) + P(Wimpout) x - M(s, need)``, with
+``M(s, n)`` the chance that the opponent makes ``n`` plus the points gained before the banking
+choice (one recursion over the need). Banking at ``c`` then beats rolling exactly when
+``W(j, i) >= w_c(n) = (L(n) - E_c(n) - P_c(Auto Lose)) / P_c(Wimpout)`` (``E_c`` the opponent's
+chance after rolling and banking at the next choice), so the first need from which
+``W(j, i)`` is above every ``w_c`` of every larger need gives a total above which banking is a
+best reply to banking: the solver starts there, and needs no guessed bound. ``W(j, i)`` is at
+least ``L(inf)`` (the opponent can roll all turn for five 6s), which stays above ``w_c`` far out.
+
+**The horizon.** ``L`` and ``M`` are tabulated up to a need ``H`` (``horizon`` points) and held
+constant beyond: a bank reward changes by at most ``L(H) - L(inf)`` (``tail_bound``), and so
+does every win chance. By default ``H`` is the first need with ``L(H) - L(inf) <= 10^-16``.
+
+Floats are solved by numba kernels (:mod:`dicelab.wimpout._kernels`); :func:`exact_race` runs
+the same kernels in ``Fraction`` and solves each level's two equations exactly.
+
+Examples
+--------
+>>> sol = solve_race(50)
+>>> 0.5 < sol.first_player < 0.7 and sol.residual < 1e-12
+True
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from dicelab._checks import check_choice, check_cost, check_float, check_int, check_optional_int
+from dicelab.wimpout import _kernels
+from dicelab.wimpout.dice import BLACK_FACES, WHITE_FACES, Rules, _check_rules, score
+from dicelab.wimpout.play import Choice, play_for_points, turn_tables
+
+__all__ = [
+    "reach_probability",
+    "RaceSolution",
+    "solve_race",
+    "for_points_thresholds",
+    "RaceMatch",
+    "evaluate_race",
+    "ForPointsLoss",
+    "for_points_loss",
+    "simulate_race",
+    "ExactRace",
+    "exact_race",
+]
+
+_TAIL = 1e-16  # the default horizon: L(H) - L(inf) at most this
+_MAX_HORIZON = 4000  # units of 5 points searched for the default horizon
+_STEPS_PER_LEVEL = 700  # outcomes of every state at one total, with the closed-form top
+
+
+def _points(name: str, value, low: int, high: int) -> int:
+    value = check_int(name, value, low, high)
+    if value % 5:
+        raise ValueError(f"{name}: scores and turn points are multiples of 5, got {value}")
+    return value
+
+
+def _solve_exact(A: list, B: list) -> list:
+    """``A X = B`` for square ``A`` (fractions), by Gauss-Jordan elimination."""
+    n = len(A)
+    M = [list(A[r]) + list(B[r]) for r in range(n)]
+    for col in range(n):
+        piv = next(r for r in range(col, n) if M[r][col] != 0)
+        M[col], M[piv] = M[piv], M[col]
+        inv = 1 / M[col][col]
+        M[col] = [v * inv for v in M[col]]
+        for r in range(n):
+            if r != col and M[r][col] != 0:
+                f = M[r][col]
+                M[r] = [a - f * b for a, b in zip(M[r], M[col], strict=True)]
+    return [row[n:] for row in M]
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """The turn's outcome tables with exact probabilities, and where its forced part ends."""
+
+    S: int
+    nf: int
+    start: np.ndarray
+    nxt: np.ndarray
+    gain: np.ndarray
+    pr: tuple  # Fractions
+    choices: tuple
+    ends: tuple  # per forced state: (choice, Wimpout, Auto Win, Auto Lose) chances
+    ends_c: tuple  # per choice, rolling and banking at the next choice: the same four
+    l_inf: Fraction  # the chance of five 6s in a turn that never banks
+
+
+@functools.lru_cache(maxsize=8)
+def _turn(rules: Rules) -> _Turn:
+    t = turn_tables(rules)
+    S, nf = len(t.states), int((~t.is_choice).sum())
+    owner = np.repeat(np.arange(S), np.diff(t.start))
+    pr = tuple(Fraction(int(w), 6 ** int(t.n_dice[s]) - int(t.repeat[s])) for w, s in zip(t.ways, owner))
+    if (t.gain[t.next < S] < 1).any() or t.gain.max() > 100:
+        raise AssertionError("a roll that continues the turn gains 5 to 500 points")
+
+    def absorbed(n, is_end):
+        """Absorption chances of the first ``n`` states, every state from ``n`` on absorbing."""
+        A = [[Fraction(int(r == c)) for c in range(n)] for r in range(n)]
+        B = [[Fraction(0)] * 4 for _ in range(n)]
+        for s in range(n):
+            for k in range(t.start[s], t.start[s + 1]):
+                nx = int(t.next[k])
+                if nx < n:
+                    A[s][nx] -= pr[k]
+                else:
+                    B[s][is_end(nx)] += pr[k]
+        return _solve_exact(A, B)
+
+    forced = absorbed(nf, lambda nx: 0 if nx < S else 1 + nx - S)
+    ends_c = []
+    for s in range(nf, S):
+        acc = [Fraction(0)] * 4
+        for k in range(t.start[s], t.start[s + 1]):
+            nx = int(t.next[k])
+            row = [1, 0, 0, 0] if nf <= nx < S else forced[nx] if nx < nf else [int(nx - S == e - 1) for e in range(4)]
+            acc = [a + pr[k] * v for a, v in zip(acc, row, strict=True)]
+        ends_c.append(tuple(acc))
+    never_bank = absorbed(S, lambda nx: 1 + nx - S)
+    return _Turn(
+        S, nf, t.start, t.next, t.gain, pr, tuple(t.states[nf:]), tuple(map(tuple, forced)), tuple(ends_c),
+        never_bank[0][2],
+    )
+
+
+def _kit(exact: bool):
+    """Numbers, arrays and kernels: floats and compiled, or fractions and the kernels' Python."""
+    if exact:
+        return (lambda v: np.array(list(v), dtype=object),
+                lambda *shape: np.full(shape, Fraction(0), dtype=object), lambda f: f.py_func)
+    return (lambda v: np.array([float(x) for x in v]), lambda *shape: np.zeros(shape), lambda f: f)
+
+
+@functools.lru_cache(maxsize=16)
+def _reach(rules: Rules, NH: int, exact: bool) -> np.ndarray:
+    """``R[n, s]``: the chance to make ``n`` units from state ``s`` (:func:`_kernels.reach_table`)."""
+    tu = _turn(rules)
+    arr, zeros, kern = _kit(exact)
+    base = arr([e[0] + e[2] for e in tu.ends] + [1] * (tu.S - tu.nf))
+    R = zeros(NH + 1, tu.S + 3)
+    kern(_kernels.reach_table)(tu.S, tu.nf, tu.start, tu.nxt, tu.gain, arr(tu.pr), base, NH, R)
+    return R
+
+
+@functools.lru_cache(maxsize=16)
+def _tables(rules: Rules, m: int, NH: int, exact: bool) -> dict:
+    """Every table the race kernels read, for an opening minimum ``m`` and horizon ``NH`` (units)."""
+    tu = _turn(rules)
+    arr, zeros, kern = _kit(exact)
+    pr, S, nf = arr(tu.pr), tu.S, tu.nf
+    b = arr([e[0] for e in tu.ends])
+    R = _reach(rules, max(NH, m), exact)
+    LT2, MT2, WSTAR2 = zeros(2, NH + 1), zeros(2, NH + 1, nf), zeros(2, NH + 1)
+    pw, pal = arr([e[1] for e in tu.ends_c]), arr([e[3] for e in tu.ends_c])
+    for z, shift in ((0, m), (1, 0)):  # the opponent at score 0 (opening rule) or not
+        LT2[z] = [R[max(n, shift), 0] for n in range(NH + 1)]
+        kern(_kernels.over_tables)(S, nf, tu.start, tu.nxt, tu.gain, pr, b, LT2[z], pw, pal, MT2[z], WSTAR2[z])
+    return {
+        "S": S, "nf": nf, "start": tu.start, "nxt": tu.nxt, "gain": tu.gain, "pr": pr,
+        "LT2": LT2, "MT2": MT2, "WSTAR2": WSTAR2,
+        "AWB": arr([e[0] + e[2] for e in tu.ends]), "PW": arr([e[1] for e in tu.ends]),
+        "reach": R[:, 0], "l_inf": tu.l_inf if exact else float(tu.l_inf),
+    }
+
+
+@functools.lru_cache(maxsize=8)
+def _default_horizon(rules: Rules) -> int:
+    """The first need (units) with ``L(need) - L(inf) <= 10^-16``."""
+    tu = _turn(rules)
+    L = _reach(rules, _MAX_HORIZON, False)[:, 0] - float(tu.l_inf)
+    return int(np.argmax(L <= _TAIL)) if (L <= _TAIL).any() else _MAX_HORIZON
+
+
+def reach_probability(points: int, *, minimum: int = 0, rules: Rules = Rules()) -> Fraction:
+    """The chance that a turn played to make ``points`` (or more) does, exactly.
+
+    The turn rolls until it can bank at least ``points`` (and ``minimum``, the opening rule)
+    and banks then; five 6s count as made, five 10s as missed: the Last Licks turn, needing
+    the lead plus 5.
+
+    Parameters
+    ----------
+    points : int
+        The points to make, a multiple of 5 (0: to bank at all), at most 5,000.
+    minimum : int
+        The least points the player may bank (35 for a player still at 0).
+    rules : Rules
+        The readings of the rules.
+
+    Returns
+    -------
+    Fraction
+
+    Examples
+    --------
+    >>> round(float(reach_probability(100)), 6)
+    0.097881
+    >>> reach_probability(30, minimum=35) == reach_probability(35)
+    True
+    """
+    points = _points("points", points, 0, 5000)
+    minimum = _points("minimum", minimum, 0, 5000)
+    rules = _check_rules(rules)
+    need = max(points, minimum) // 5
+    check_cost("points", points, memory=400 * need * 42, steps=2e4 * need * need, what="an exact recursion")
+    return _reach(rules, need, True)[need, 0]
+
+
+@dataclass(frozen=True, eq=False)
+class RaceSolution:
+    """The optimal race to ``target`` (all scores and turn points in points).
+
+    ``W[i // 5, j // 5]``: the win chance of the player to move with score ``i`` against ``j``;
+    ``first_player = W[0, 0]``; ``thresholds[i // 5, j // 5, c]``: at ``choices[c]`` bank from
+    these turn points on; below, it rolls except at the rows ``(i, j, c, p)`` of ``exceptions``
+    (banks at ``p`` all the same: the policy is not always a threshold in the turn points, e.g.
+    it may bank short of the target but roll on just reaching it, to leave a larger lead);
+    ``irregular``: how many score pairs and choices have such exceptions. ``iterations``: the most sweeps one level needed (``method="plain"``: the
+    sweeps); ``evaluations``: turns solved; ``change``: the last sweep's largest change;
+    ``residual``: the largest change of one more Bellman update of every state;
+    ``horizon`` (points) and ``tail_bound``: see the module docstring.
+    """
+
+    target: int
+    minimum: int
+    horizon: int
+    rules: Rules
+    method: str
+    W: np.ndarray
+    thresholds: np.ndarray
+    exceptions: np.ndarray
+    choices: tuple
+    irregular: int
+    iterations: int
+    evaluations: int
+    change: float
+    residual: float
+    tail_bound: float
+
+    @property
+    def first_player(self) -> float:
+        return float(self.W[0, 0])
+
+    def win_probability(self, i: int, j: int) -> float:
+        """The mover's win chance with score ``i`` against ``j`` (points).
+
+        >>> sol = solve_race(50)
+        >>> round(sol.win_probability(0, 0) + 0, 6) == round(sol.first_player, 6)
+        True
+        """
+        i, j = (_points(n, v, 0, self.target - 5) for n, v in (("i", i), ("j", j)))
+        return float(self.W[i // 5, j // 5])
+
+    def threshold(self, i: int, j: int, choice: Choice) -> int:
+        """The turn points from which the mover at ``(i, j)`` banks at ``choice``.
+
+        >>> solve_race(50).threshold(45, 45, Choice(1, False))
+        5
+        """
+        i, j = (_points(n, v, 0, self.target - 5) for n, v in (("i", i), ("j", j)))
+        return int(self.thresholds[i // 5, j // 5, self.choices.index(_check_choice(choice))])
+
+    def banks(self, i: int, j: int, choice: Choice, points: int) -> bool:
+        """Whether the mover at ``(i, j)`` banks at ``choice`` with ``points`` made in the turn.
+
+        >>> solve_race(50).banks(45, 45, Choice(1, False), 5)
+        True
+        """
+        c = self.choices.index(_check_choice(choice))
+        points = _points("points", points, 5, 10**6)
+        if points >= self.threshold(i, j, choice):
+            return True
+        ex = self.exceptions
+        return bool(((ex[:, 0] == i) & (ex[:, 1] == j) & (ex[:, 2] == c) & (ex[:, 3] == points)).any())
+
+    def threshold_grid(self, choice: Choice = Choice(3, True)) -> dict:
+        """The thresholds at ``choice`` over both scores, for a figure: ``scores`` (points, the
+        axes), ``thresholds[i, j]`` (points) and the ``choice``'s dice.
+
+        >>> grid = solve_race(50).threshold_grid()
+        >>> grid["thresholds"].shape, grid["dice"]
+        ((10, 10), '3W + 1B')
+        """
+        c = self.choices.index(_check_choice(choice))
+        return {"scores": np.arange(0, self.target, 5), "thresholds": self.thresholds[:, :, c].copy(),
+                "dice": choice.dice}
+
+
+def _check_choice(choice) -> Choice:
+    if not isinstance(choice, Choice):
+        raise ValueError(f"choice must be a Choice, such as Choice(3, True), got {choice!r}")
+    return choice
+
+
+def _setup(target, minimum, horizon, rules):
+    target = _points("target", target, 5, 100_000)
+    minimum = _points("minimum", minimum, 0, 5000)
+    rules = _check_rules(rules)
+    horizon = check_optional_int("horizon", horizon, 5, 5 * _MAX_HORIZON)
+    if horizon is not None and horizon % 5:
+        raise ValueError(f"horizon: a need in points, a multiple of 5, got {horizon}")
+    NH = _default_horizon(rules) if horizon is None else horizon // 5
+    if NH < minimum // 5:
+        raise ValueError(f"horizon must be at least minimum ({minimum}), got {5 * NH}")
+    return target, minimum, rules, NH
+
+
+def _cost(name, value, g, NH, sweeps):
+    """Memory and steps of solving a race of ``g`` units (``sweeps`` turns solved per state)."""
+    rows = g + NH + 102
+    check_cost(name, value, memory=8 * (40 * rows + 12 * g * g), steps=_STEPS_PER_LEVEL * sweeps * g * g * (g / 2 + 20),
+               what="the race's value iteration")
+    return rows
+
+
+def solve_race(
+    target: int = 500, *, minimum: int = 35, horizon: int | None = None, rules: Rules = Rules(),
+    tol: float = 1e-12, method: str = "levels", max_iter: int = 10_000,
+) -> RaceSolution:
+    """The race to ``target`` played to win by both players: value iteration in floats.
+
+    Parameters
+    ----------
+    target : int
+        The target score ``G`` (a multiple of 5; the official game: 500).
+    minimum : int
+        The opening rule: the least turn points a player at 0 may bank (0: no such rule).
+    horizon : int, optional
+        Last Licks needs are tabulated up to this many points (see the module docstring); by
+        default where ``L`` is within ``10^-16`` of its limit.
+    rules : Rules
+        The readings of the rules.
+    tol : float
+        Value iteration stops when a sweep changes no value by ``tol`` or more.
+    method : ``"levels"`` or ``"plain"``
+        Level by level in decreasing ``i + j``, or plain sweeps over every state.
+    max_iter : int
+        The sweeps allowed (per level with ``"levels"``).
+
+    Returns
+    -------
+    RaceSolution
+
+    Examples
+    --------
+    >>> sol = solve_race(100)
+    >>> 0.5 < sol.first_player < 0.6, sol.irregular
+    (True, 0)
+    """
+    target, minimum, rules, NH = _setup(target, minimum, horizon, rules)
+    tol = check_float("tol", tol, 0, 1, open_low=True)
+    method = check_choice("method", method, ("levels", "plain"))
+    max_iter = check_int("max_iter", max_iter, 1, 10**6)
+    g = target // 5
+    rows = _cost("target", target, g, NH, 20 if method == "levels" else 4 * g)
+    tb = _tables(rules, minimum // 5, NH, False)
+    S, nf = tb["S"], tb["nf"]
+    V, D = _kernels.scratch(rows, S, S - nf)
+    W = np.full((g, g), 0.5)
+    args = (S, nf, tb["start"], tb["nxt"], tb["gain"], tb["pr"], tb["LT2"], tb["MT2"], tb["WSTAR2"], tb["AWB"], tb["PW"])
+    evaluations, iterations, change = _kernels.solve_levels(
+        g, minimum // 5, W, *args, tol, max_iter, method == "plain", V, D
+    )
+    if iterations == -1:
+        raise ValueError(f"horizon={5 * NH} is too short: past it no total is safe to bank; raise it")
+    if iterations == -2:
+        raise ValueError(f"max_iter={max_iter} sweeps did not bring the change below tol={tol}")
+    T = np.zeros((g, g, S - nf), dtype=np.int64)
+    irregular = np.zeros_like(T)
+    none = np.zeros((0, 4), dtype=np.int64)
+    residual = _kernels.policy_pass(g, minimum // 5, W.copy(), *args, V, D, T, irregular, none)
+    ex = np.zeros((int(irregular.sum()), 4), dtype=np.int64)
+    _kernels.policy_pass(g, minimum // 5, W.copy(), *args, V, D, T, irregular, ex)
+    ex[:, [0, 1, 3]] *= 5
+    return RaceSolution(
+        target, minimum, 5 * NH, rules, method, W, 5 * T, ex, _turn(rules).choices,
+        int((irregular > 0).sum()), int(iterations), int(evaluations), float(change), float(residual),
+        float(tb["reach"][NH] - tb["l_inf"]),
+    )
+
+
+def for_points_thresholds(target: int = 500, *, minimum: int = 35, rules: Rules = Rules()) -> np.ndarray:
+    """The thresholds of the turn played for points (:func:`play_for_points`) at every score pair.
+
+    The same whatever the scores, but at score 0 those of ``play_for_points(minimum=minimum)``
+    (banking below the minimum would bank nothing). Shaped as :attr:`RaceSolution.thresholds`.
+
+    >>> T = for_points_thresholds(50)
+    >>> T.shape, int(T[1, 0, 0]), int(T[0, 0, 0])
+    ((10, 10, 8), 25, 35)
+    """
+    target = _points("target", target, 5, 100_000)
+    minimum = _points("minimum", minimum, 0, 5000)
+    rules = _check_rules(rules)
+    g = target // 5
+    check_cost("target", target, memory=64 * g * g)
+    choices = _turn(rules).choices
+    T = np.zeros((g, g, len(choices)), dtype=np.int64)
+    T[:, :] = [play_for_points(rules).thresholds[c] for c in choices]
+    T[0, :] = [play_for_points(rules, minimum=minimum).thresholds[c] for c in choices]
+    return T
+
+
+@dataclass(frozen=True, eq=False)
+class RaceMatch:
+    """Two fixed policies against each other: ``first`` (A) moves first.
+
+    ``WA[i // 5, j // 5]``: A's win chance when A is to move with ``i`` against B's ``j``;
+    ``WB`` the same for B; ``first_wins = WA[0, 0]``; ``iterations``: the most sweeps of a level;
+    ``change``: the last sweep's largest change.
+    """
+
+    WA: np.ndarray
+    WB: np.ndarray
+    iterations: int
+    change: float
+
+    @property
+    def first_wins(self) -> float:
+        return float(self.WA[0, 0])
+
+
+def _policy(name: str, value, sol: RaceSolution):
+    """``(thresholds in units, exceptions (choice, turn units), their pointers by score pair)``."""
+    g = sol.target // 5
+    if isinstance(value, str) and value == "optimal":
+        ex = sol.exceptions[np.lexsort((sol.exceptions[:, 1], sol.exceptions[:, 0]))]
+        pairs = ex[:, 0] // 5 * g + ex[:, 1] // 5
+        ptr = np.searchsorted(pairs, np.arange(g * g + 1))
+        return sol.thresholds // 5, np.ascontiguousarray(ex[:, 2:] // [1, 5]), ptr
+    T = None
+    if isinstance(value, str) and value == "for points":
+        T = for_points_thresholds(sol.target, minimum=sol.minimum, rules=sol.rules)
+    elif isinstance(value, np.ndarray) and value.shape == sol.thresholds.shape and value.dtype.kind in "iu":
+        if (value >= 5).all() and (value % 5 == 0).all() and (value <= sol.target + sol.horizon).all():
+            T = value
+    if T is None:
+        raise ValueError(
+            f"{name} must be 'optimal', 'for points' or an integer array of thresholds shaped "
+            f"{(g, g, len(sol.choices))} (points: multiples of 5 from 5 to {sol.target + sol.horizon}), "
+            f"got {value!r}"[:300]
+        )
+    return T.astype(np.int64) // 5, np.zeros((0, 2), dtype=np.int64), np.zeros(g * g + 1, dtype=np.int64)
+
+
+def evaluate_race(solution: RaceSolution, first="for points", second="optimal", *, tol: float = 1e-12) -> RaceMatch:
+    """Two fixed threshold policies against each other, by the same level-by-level value iteration.
+
+    Parameters
+    ----------
+    solution : RaceSolution
+        Gives the target, the rules, the horizon and the ``"optimal"`` thresholds.
+    first, second : ``"optimal"``, ``"for points"`` or an array of thresholds
+        The policies of the first player to move and of the other (thresholds in points, shaped
+        as ``solution.thresholds``).
+    tol : float
+        A level's iteration stops when a sweep changes its values by less than ``tol``.
+
+    Returns
+    -------
+    RaceMatch
+
+    Examples
+    --------
+    >>> sol = solve_race(50)
+    >>> match = evaluate_race(sol, "optimal", "optimal")
+    >>> abs(match.first_wins - sol.first_player) < 1e-12
+    True
+    """
+    if not isinstance(solution, RaceSolution):
+        raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
+    (TA, XA, PA), (TB, XB, PB) = _policy("first", first, solution), _policy("second", second, solution)
+    tol = check_float("tol", tol, 0, 1, open_low=True)
+    g, NH = solution.target // 5, solution.horizon // 5
+    top = int(max(TA.max(), TB.max()))
+    rows = _cost("solution", g, g, max(NH, top), 20)
+    tb = _tables(solution.rules, solution.minimum // 5, NH, False)
+    S, nf = tb["S"], tb["nf"]
+    V, D = _kernels.scratch(rows, S, S - nf)
+    WA, WB = np.full((g, g), 0.5), np.full((g, g), 0.5)
+    _, iterations, change = _kernels.evaluate_pair(
+        g, solution.minimum // 5, WA, WB, TA, TB, XA, PA, XB, PB, S, nf, tb["start"], tb["nxt"], tb["gain"], tb["pr"],
+        tb["LT2"], tb["MT2"], tb["AWB"], tb["PW"], tol, 10_000, V, D,
+    )
+    if iterations == -2:
+        raise ValueError("the fixed policies' value iteration did not converge in 10,000 sweeps of a level")
+    return RaceMatch(WA, WB, int(iterations), float(change))
+
+
+@dataclass(frozen=True)
+class ForPointsLoss:
+    """The first mover's win chance in four matches, and what playing for points gives up.
+
+    ``optimal``: both optimal (``W(0, 0)``); ``for_points_vs_optimal``: the first mover plays for
+    points, the other optimally; ``optimal_vs_for_points`` and ``for_points_vs_for_points``
+    likewise. ``against_optimal = optimal - for_points_vs_optimal``: given up by the first
+    mover playing for points against an optimal player; ``against_for_points =
+    optimal_vs_for_points - for_points_vs_for_points``: the same against a player for points.
+    """
+
+    optimal: float
+    for_points_vs_optimal: float
+    optimal_vs_for_points: float
+    for_points_vs_for_points: float
+
+    @property
+    def against_optimal(self) -> float:
+        return self.optimal - self.for_points_vs_optimal
+
+    @property
+    def against_for_points(self) -> float:
+        return self.optimal_vs_for_points - self.for_points_vs_for_points
+
+
+def for_points_loss(solution: RaceSolution) -> ForPointsLoss:
+    """The win chance given up by playing each turn for points (:func:`play_for_points`).
+
+    >>> loss = for_points_loss(solve_race(100))
+    >>> loss.against_optimal > 0 and loss.against_for_points > 0
+    True
+    """
+    if not isinstance(solution, RaceSolution):
+        raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
+    match = functools.partial(evaluate_race, solution)
+    return ForPointsLoss(
+        solution.first_player,
+        match("for points", "optimal").first_wins,
+        match("optimal", "for points").first_wins,
+        match("for points", "for points").first_wins,
+    )
