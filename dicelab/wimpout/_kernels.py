@@ -103,15 +103,18 @@ def top_level(j, w, g, WSTAR):
 
 
 @njit(cache=True)
-def turn_value(i, j, x, g, m, Wopp, S, nf, start, nxt, gain, pr, LT, MT, AWB, PW, Qtop, D, optimal, V):
+def turn_value(i, j, x, g, m, Wopp, tab, LT, MT, Qtop, D, optimal, V):
     """The mover's win chance at scores ``(i, j)`` when a Wimpout is worth ``x`` to them.
 
     Solved from the total ``Qtop`` (where every choice banks, in closed form) down to ``i``.
     A choice banks ``1 - Wopp[j, q]`` below the target ``g``, ``1 - LT[need]`` past it, and
     ``x`` (nothing) at 0 points or, from score 0, below ``m``. With ``optimal`` it picks the
     larger (banking on ties) and writes ``D[r, c]`` (banks at turn points ``r``); else it
-    follows ``D``. ``V`` is scratch, at least ``Qtop - i + 101`` rows.
+    follows ``D``. ``V`` is scratch, at least ``Qtop - i + 101`` rows. ``tab``: ``(S, nf, start,
+    nxt, gain, pr, AWB, PW)``, with ``AWB``/``PW`` the chances that a forced state reaches a
+    choice or five 6s / a Wimpout.
     """
+    S, nf, start, nxt, gain, pr, AWB, PW = tab
     NH = LT.shape[0] - 1
     H = Qtop - i
     top = H + 101
@@ -149,7 +152,7 @@ def turn_value(i, j, x, g, m, Wopp, S, nf, start, nxt, gain, pr, LT, MT, AWB, PW
 
 
 @njit(cache=True)
-def solve_levels(g, m, W, S, nf, start, nxt, gain, pr, LT2, MT2, WSTAR2, AWB, PW, tol, max_iter, plain, V, D):
+def solve_levels(g, m, W, tab, LT2, MT2, WSTAR2, tol, max_iter, plain, V, D):
     """Value iteration for the optimal race, in place on ``W`` (start values at least 1/7776).
 
     ``plain`` False: level by level in decreasing ``i + j``, iterating each pair ``(i, j)``,
@@ -168,8 +171,7 @@ def solve_levels(g, m, W, S, nf, start, nxt, gain, pr, LT2, MT2, WSTAR2, AWB, PW
                     Qtop = top_level(j, W[j, i], g, WSTAR2[jz])
                     if Qtop < 0:
                         return evaluations, -1, change
-                    u = turn_value(i, j, 1 - W[j, i], g, m, W, S, nf, start, nxt, gain, pr,
-                                   LT2[jz], MT2[jz], AWB, PW, Qtop, D, True, V)
+                    u = turn_value(i, j, 1 - W[j, i], g, m, W, tab, LT2[jz], MT2[jz], Qtop, D, True, V)
                     change = max(change, abs(u - W[i, j]))
                     W[i, j] = u
                     evaluations += 1
@@ -187,8 +189,7 @@ def solve_levels(g, m, W, S, nf, start, nxt, gain, pr, LT2, MT2, WSTAR2, AWB, PW
                     Qtop = top_level(o, W[o, a], g, WSTAR2[oz])
                     if Qtop < 0:
                         return evaluations, -1, step
-                    u = turn_value(a, o, 1 - W[o, a], g, m, W, S, nf, start, nxt, gain, pr,
-                                   LT2[oz], MT2[oz], AWB, PW, Qtop, D, True, V)
+                    u = turn_value(a, o, 1 - W[o, a], g, m, W, tab, LT2[oz], MT2[oz], Qtop, D, True, V)
                     step = max(step, abs(u - W[a, o]))
                     W[a, o] = u
                     evaluations += 1
@@ -204,22 +205,21 @@ def solve_levels(g, m, W, S, nf, start, nxt, gain, pr, LT2, MT2, WSTAR2, AWB, PW
 
 
 @njit(cache=True)
-def policy_pass(g, m, W, S, nf, start, nxt, gain, pr, LT2, MT2, WSTAR2, AWB, PW, V, D, T, irregular, ex):
+def policy_pass(g, m, W, tab, LT2, MT2, WSTAR2, V, D, T, irregular, ex):
     """One more Bellman update of every state: returns the largest change (the residual).
 
     Writes the thresholds ``T[i, j, c]`` (units: bank at every turn points from these on, at
     least 1) and ``irregular[i, j, c]``: how many turn points below the threshold bank all the
     same; with ``ex`` of ``irregular.sum()`` rows, lists them as ``(i, j, c, r)``.
     """
-    C = S - nf
+    C = tab[0] - tab[1]
     residual = 0.0
     row = 0
     for i in range(g):
         for j in range(g):
             jz = 0 if j == 0 else 1
             Qtop = top_level(j, W[j, i], g, WSTAR2[jz])
-            u = turn_value(i, j, 1 - W[j, i], g, m, W, S, nf, start, nxt, gain, pr,
-                           LT2[jz], MT2[jz], AWB, PW, Qtop, D, True, V)
+            u = turn_value(i, j, 1 - W[j, i], g, m, W, tab, LT2[jz], MT2[jz], Qtop, D, True, V)
             residual = max(residual, abs(u - W[i, j]))
             H = Qtop - i
             for c in range(C):
@@ -241,8 +241,7 @@ def policy_pass(g, m, W, S, nf, start, nxt, gain, pr, LT2, MT2, WSTAR2, AWB, PW,
 
 
 @njit(cache=True)
-def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, S, nf, start, nxt, gain, pr, LT2, MT2, AWB, PW,
-                  tol, max_iter, V, D):
+def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, tab, LT2, MT2, tol, max_iter, V, D):
     """The win chances of two fixed policies, level by level, in place on ``WA``/``WB``.
 
     ``WA[i, j]``: A to move with ``i`` against B's ``j``; A banks at choice ``c`` from turn
@@ -250,7 +249,7 @@ def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, S, nf, start, nxt, gain,
     ``XA[k, 0]`` for ``k`` in ``PA[i * g + j] .. PA[i * g + j + 1]``; B likewise. Returns
     ``(evaluations, most iterations of a level, last change)``, ``-2`` past ``max_iter``.
     """
-    C = S - nf
+    C = tab[0] - tab[1]
     evaluations, most, change = 0, 0, 0.0
     for level in range(2 * g - 2, -1, -1):
         for i in range(max(0, level - g + 1), min(level, g - 1) + 1):
@@ -272,8 +271,7 @@ def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, S, nf, start, nxt, gain,
                             D[r, c] = r >= T[a, o, c]
                     for k in range(P[a * g + o], P[a * g + o + 1]):
                         D[X[k, 1], X[k, 0]] = True
-                    u = turn_value(a, o, 1 - Wo[o, a], g, m, Wo, S, nf, start, nxt, gain, pr,
-                                   LT2[oz], MT2[oz], AWB, PW, Qtop, D, False, V)
+                    u = turn_value(a, o, 1 - Wo[o, a], g, m, Wo, tab, LT2[oz], MT2[oz], Qtop, D, False, V)
                     step = max(step, abs(u - Wm[a, o]))
                     Wm[a, o] = u
                     evaluations += 1

@@ -58,8 +58,8 @@ least ``L(inf)`` (the opponent can roll all turn for five 6s), which stays above
 constant beyond: a bank reward changes by at most ``L(H) - L(inf)`` (``tail_bound``), and so
 does every win chance. By default ``H`` is the first need with ``L(H) - L(inf) <= 10^-16``.
 
-Floats are solved by numba kernels (:mod:`dicelab.wimpout._kernels`); :func:`exact_race` runs
-the same kernels in ``Fraction`` and solves each level's two equations exactly.
+Floats are solved by numba kernels (:mod:`dicelab.wimpout._kernels`); :func:`~dicelab.wimpout.exact_race`
+(:mod:`dicelab.wimpout.race_reference`) runs the same kernels in ``Fraction``.
 
 Examples
 --------
@@ -78,23 +78,16 @@ import numpy as np
 
 from dicelab._checks import check_choice, check_cost, check_float, check_int, check_optional_int
 from dicelab.wimpout import _kernels
-from dicelab.wimpout.dice import BLACK_FACES, WHITE_FACES, Rules, _check_rules, score
-from dicelab.wimpout.play import Choice, play_for_points, turn_tables
+from dicelab.wimpout.dice import Rules, _check_rules
+from dicelab.wimpout.play import Choice, turn_tables
 
 __all__ = [
     "reach_probability",
     "RaceSolution",
     "solve_race",
-    "for_points_thresholds",
-    "RaceMatch",
-    "evaluate_race",
-    "ForPointsLoss",
-    "for_points_loss",
-    "simulate_race",
-    "ExactRace",
-    "exact_race",
 ]
 
+_FOUR_DICE = Choice(3, True)  # the choice of the policy figure: four dice, 3W + 1B
 _TAIL = 1e-16  # the default horizon: L(H) - L(inf) at most this
 _MAX_HORIZON = 4000  # units of 5 points searched for the default horizon
 _STEPS_PER_LEVEL = 700  # outcomes of every state at one total, with the closed-form top
@@ -144,7 +137,9 @@ def _turn(rules: Rules) -> _Turn:
     t = turn_tables(rules)
     S, nf = len(t.states), int((~t.is_choice).sum())
     owner = np.repeat(np.arange(S), np.diff(t.start))
-    pr = tuple(Fraction(int(w), 6 ** int(t.n_dice[s]) - int(t.repeat[s])) for w, s in zip(t.ways, owner))
+    pr = tuple(
+        Fraction(int(w), 6 ** int(t.n_dice[s]) - int(t.repeat[s])) for w, s in zip(t.ways, owner, strict=True)
+    )
     if (t.gain[t.next < S] < 1).any() or t.gain.max() > 100:
         raise AssertionError("a roll that continues the turn gains 5 to 500 points")
 
@@ -167,12 +162,23 @@ def _turn(rules: Rules) -> _Turn:
         acc = [Fraction(0)] * 4
         for k in range(t.start[s], t.start[s + 1]):
             nx = int(t.next[k])
-            row = [1, 0, 0, 0] if nf <= nx < S else forced[nx] if nx < nf else [int(nx - S == e - 1) for e in range(4)]
+            if nx >= S:  # an ending: Wimpout, Auto Win, Auto Lose
+                row = [int(nx - S == e - 1) for e in range(4)]
+            else:
+                row = forced[nx] if nx < nf else [1, 0, 0, 0]
             acc = [a + pr[k] * v for a, v in zip(acc, row, strict=True)]
         ends_c.append(tuple(acc))
     never_bank = absorbed(S, lambda nx: 1 + nx - S)
     return _Turn(
-        S, nf, t.start, t.next, t.gain, pr, tuple(t.states[nf:]), tuple(map(tuple, forced)), tuple(ends_c),
+        S,
+        nf,
+        t.start,
+        t.next,
+        t.gain,
+        pr,
+        tuple(t.states[nf:]),
+        tuple(map(tuple, forced)),
+        tuple(ends_c),
         never_bank[0][2],
     )
 
@@ -180,8 +186,11 @@ def _turn(rules: Rules) -> _Turn:
 def _kit(exact: bool):
     """Numbers, arrays and kernels: floats and compiled, or fractions and the kernels' Python."""
     if exact:
-        return (lambda v: np.array(list(v), dtype=object),
-                lambda *shape: np.full(shape, Fraction(0), dtype=object), lambda f: f.py_func)
+        return (
+            lambda v: np.array(list(v), dtype=object),
+            lambda *shape: np.full(shape, Fraction(0), dtype=object),
+            lambda f: f.py_func,
+        )
     return (lambda v: np.array([float(x) for x in v]), lambda *shape: np.zeros(shape), lambda f: f)
 
 
@@ -208,12 +217,21 @@ def _tables(rules: Rules, m: int, NH: int, exact: bool) -> dict:
     pw, pal = arr([e[1] for e in tu.ends_c]), arr([e[3] for e in tu.ends_c])
     for z, shift in ((0, m), (1, 0)):  # the opponent at score 0 (opening rule) or not
         LT2[z] = [R[max(n, shift), 0] for n in range(NH + 1)]
-        kern(_kernels.over_tables)(S, nf, tu.start, tu.nxt, tu.gain, pr, b, LT2[z], pw, pal, MT2[z], WSTAR2[z])
+        kern(_kernels.over_tables)(
+            S, nf, tu.start, tu.nxt, tu.gain, pr, b, LT2[z], pw, pal, MT2[z], WSTAR2[z]
+        )
+    awb, pw_forced = arr([e[0] + e[2] for e in tu.ends]), arr([e[1] for e in tu.ends])
+    tab = (S, nf, tu.start, tu.nxt, tu.gain, pr, awb, pw_forced)
+    l_inf = tu.l_inf if exact else float(tu.l_inf)
     return {
-        "S": S, "nf": nf, "start": tu.start, "nxt": tu.nxt, "gain": tu.gain, "pr": pr,
-        "LT2": LT2, "MT2": MT2, "WSTAR2": WSTAR2,
-        "AWB": arr([e[0] + e[2] for e in tu.ends]), "PW": arr([e[1] for e in tu.ends]),
-        "reach": R[:, 0], "l_inf": tu.l_inf if exact else float(tu.l_inf),
+        "S": S,
+        "nf": nf,
+        "tab": tab,
+        "LT2": LT2,
+        "MT2": MT2,
+        "WSTAR2": WSTAR2,
+        "reach": R[:, 0],
+        "l_inf": l_inf,
     }
 
 
@@ -269,10 +287,10 @@ class RaceSolution:
     these turn points on; below, it rolls except at the rows ``(i, j, c, p)`` of ``exceptions``
     (banks at ``p`` all the same: the policy is not always a threshold in the turn points, e.g.
     it may bank short of the target but roll on just reaching it, to leave a larger lead);
-    ``irregular``: how many score pairs and choices have such exceptions. ``iterations``: the most sweeps one level needed (``method="plain"``: the
-    sweeps); ``evaluations``: turns solved; ``change``: the last sweep's largest change;
-    ``residual``: the largest change of one more Bellman update of every state;
-    ``horizon`` (points) and ``tail_bound``: see the module docstring.
+    ``irregular``: how many score pairs and choices have such exceptions. ``iterations``: the
+    most sweeps one level needed (``method="plain"``: the sweeps); ``evaluations``: turns
+    solved; ``change``: the last sweep's largest change; ``residual``: the largest change of
+    one more Bellman update of every state; ``horizon`` (points) and ``tail_bound``: see the module docstring.
     """
 
     target: int
@@ -308,8 +326,8 @@ class RaceSolution:
     def threshold(self, i: int, j: int, choice: Choice) -> int:
         """The turn points from which the mover at ``(i, j)`` banks at ``choice``.
 
-        >>> solve_race(50).threshold(45, 45, Choice(1, False))
-        5
+        >>> solve_race(50).threshold(45, 45, Choice(1, False))   # roll one die on, to lead by 25
+        25
         """
         i, j = (_points(n, v, 0, self.target - 5) for n, v in (("i", i), ("j", j)))
         return int(self.thresholds[i // 5, j // 5, self.choices.index(_check_choice(choice))])
@@ -317,8 +335,9 @@ class RaceSolution:
     def banks(self, i: int, j: int, choice: Choice, points: int) -> bool:
         """Whether the mover at ``(i, j)`` banks at ``choice`` with ``points`` made in the turn.
 
-        >>> solve_race(50).banks(45, 45, Choice(1, False), 5)
-        True
+        >>> sol = solve_race(50)
+        >>> sol.banks(45, 45, Choice(1, False), 5), sol.banks(45, 45, Choice(1, False), 25)
+        (False, True)
         """
         c = self.choices.index(_check_choice(choice))
         points = _points("points", points, 5, 10**6)
@@ -327,7 +346,7 @@ class RaceSolution:
         ex = self.exceptions
         return bool(((ex[:, 0] == i) & (ex[:, 1] == j) & (ex[:, 2] == c) & (ex[:, 3] == points)).any())
 
-    def threshold_grid(self, choice: Choice = Choice(3, True)) -> dict:
+    def threshold_grid(self, choice: Choice = _FOUR_DICE) -> dict:
         """The thresholds at ``choice`` over both scores, for a figure: ``scores`` (points, the
         axes), ``thresholds[i, j]`` (points) and the ``choice``'s dice.
 
@@ -336,8 +355,11 @@ class RaceSolution:
         ((10, 10), '3W + 1B')
         """
         c = self.choices.index(_check_choice(choice))
-        return {"scores": np.arange(0, self.target, 5), "thresholds": self.thresholds[:, :, c].copy(),
-                "dice": choice.dice}
+        return {
+            "scores": np.arange(0, self.target, 5),
+            "thresholds": self.thresholds[:, :, c].copy(),
+            "dice": choice.dice,
+        }
 
 
 def _check_choice(choice) -> Choice:
@@ -362,14 +384,25 @@ def _setup(target, minimum, horizon, rules):
 def _cost(name, value, g, NH, sweeps):
     """Memory and steps of solving a race of ``g`` units (``sweeps`` turns solved per state)."""
     rows = g + NH + 102
-    check_cost(name, value, memory=8 * (40 * rows + 12 * g * g), steps=_STEPS_PER_LEVEL * sweeps * g * g * (g / 2 + 20),
-               what="the race's value iteration")
+    check_cost(
+        name,
+        value,
+        memory=8 * (40 * rows + 12 * g * g),
+        steps=_STEPS_PER_LEVEL * sweeps * g * g * (g / 2 + 20),
+        what="the race's value iteration",
+    )
     return rows
 
 
 def solve_race(
-    target: int = 500, *, minimum: int = 35, horizon: int | None = None, rules: Rules = Rules(),
-    tol: float = 1e-12, method: str = "levels", max_iter: int = 10_000,
+    target: int = 500,
+    *,
+    minimum: int = 35,
+    horizon: int | None = None,
+    rules: Rules = Rules(),
+    tol: float = 1e-12,
+    method: str = "levels",
+    max_iter: int = 10_000,
 ) -> RaceSolution:
     """The race to ``target`` played to win by both players: value iteration in floats.
 
@@ -398,8 +431,8 @@ def solve_race(
     Examples
     --------
     >>> sol = solve_race(100)
-    >>> 0.5 < sol.first_player < 0.6, sol.irregular
-    (True, 0)
+    >>> 0.5 < sol.first_player < 0.6, sol.residual < 1e-12
+    (True, True)
     """
     target, minimum, rules, NH = _setup(target, minimum, horizon, rules)
     tol = check_float("tol", tol, 0, 1, open_low=True)
@@ -411,7 +444,7 @@ def solve_race(
     S, nf = tb["S"], tb["nf"]
     V, D = _kernels.scratch(rows, S, S - nf)
     W = np.full((g, g), 0.5)
-    args = (S, nf, tb["start"], tb["nxt"], tb["gain"], tb["pr"], tb["LT2"], tb["MT2"], tb["WSTAR2"], tb["AWB"], tb["PW"])
+    args = (tb["tab"], tb["LT2"], tb["MT2"], tb["WSTAR2"])
     evaluations, iterations, change = _kernels.solve_levels(
         g, minimum // 5, W, *args, tol, max_iter, method == "plain", V, D
     )
@@ -427,356 +460,19 @@ def solve_race(
     _kernels.policy_pass(g, minimum // 5, W.copy(), *args, V, D, T, irregular, ex)
     ex[:, [0, 1, 3]] *= 5
     return RaceSolution(
-        target, minimum, 5 * NH, rules, method, W, 5 * T, ex, _turn(rules).choices,
-        int((irregular > 0).sum()), int(iterations), int(evaluations), float(change), float(residual),
+        target,
+        minimum,
+        5 * NH,
+        rules,
+        method,
+        W,
+        5 * T,
+        ex,
+        _turn(rules).choices,
+        int((irregular > 0).sum()),
+        int(iterations),
+        int(evaluations),
+        float(change),
+        float(residual),
         float(tb["reach"][NH] - tb["l_inf"]),
     )
-
-
-def for_points_thresholds(target: int = 500, *, minimum: int = 35, rules: Rules = Rules()) -> np.ndarray:
-    """The thresholds of the turn played for points (:func:`play_for_points`) at every score pair.
-
-    The same whatever the scores, but at score 0 those of ``play_for_points(minimum=minimum)``
-    (banking below the minimum would bank nothing). Shaped as :attr:`RaceSolution.thresholds`.
-
-    >>> T = for_points_thresholds(50)
-    >>> T.shape, int(T[1, 0, 0]), int(T[0, 0, 0])
-    ((10, 10, 8), 25, 35)
-    """
-    target = _points("target", target, 5, 100_000)
-    minimum = _points("minimum", minimum, 0, 5000)
-    rules = _check_rules(rules)
-    g = target // 5
-    check_cost("target", target, memory=64 * g * g)
-    choices = _turn(rules).choices
-    T = np.zeros((g, g, len(choices)), dtype=np.int64)
-    T[:, :] = [play_for_points(rules).thresholds[c] for c in choices]
-    T[0, :] = [play_for_points(rules, minimum=minimum).thresholds[c] for c in choices]
-    return T
-
-
-@dataclass(frozen=True, eq=False)
-class RaceMatch:
-    """Two fixed policies against each other: ``first`` (A) moves first.
-
-    ``WA[i // 5, j // 5]``: A's win chance when A is to move with ``i`` against B's ``j``;
-    ``WB`` the same for B; ``first_wins = WA[0, 0]``; ``iterations``: the most sweeps of a level;
-    ``change``: the last sweep's largest change.
-    """
-
-    WA: np.ndarray
-    WB: np.ndarray
-    iterations: int
-    change: float
-
-    @property
-    def first_wins(self) -> float:
-        return float(self.WA[0, 0])
-
-
-def _policy(name: str, value, sol: RaceSolution):
-    """``(thresholds in units, exceptions (choice, turn units), their pointers by score pair)``."""
-    g = sol.target // 5
-    if isinstance(value, str) and value == "optimal":
-        ex = sol.exceptions[np.lexsort((sol.exceptions[:, 1], sol.exceptions[:, 0]))]
-        pairs = ex[:, 0] // 5 * g + ex[:, 1] // 5
-        ptr = np.searchsorted(pairs, np.arange(g * g + 1))
-        return sol.thresholds // 5, np.ascontiguousarray(ex[:, 2:] // [1, 5]), ptr
-    T = None
-    if isinstance(value, str) and value == "for points":
-        T = for_points_thresholds(sol.target, minimum=sol.minimum, rules=sol.rules)
-    elif isinstance(value, np.ndarray) and value.shape == sol.thresholds.shape and value.dtype.kind in "iu":
-        if (value >= 5).all() and (value % 5 == 0).all() and (value <= sol.target + sol.horizon).all():
-            T = value
-    if T is None:
-        raise ValueError(
-            f"{name} must be 'optimal', 'for points' or an integer array of thresholds shaped "
-            f"{(g, g, len(sol.choices))} (points: multiples of 5 from 5 to {sol.target + sol.horizon}), "
-            f"got {value!r}"[:300]
-        )
-    return T.astype(np.int64) // 5, np.zeros((0, 2), dtype=np.int64), np.zeros(g * g + 1, dtype=np.int64)
-
-
-def evaluate_race(solution: RaceSolution, first="for points", second="optimal", *, tol: float = 1e-12) -> RaceMatch:
-    """Two fixed threshold policies against each other, by the same level-by-level value iteration.
-
-    Parameters
-    ----------
-    solution : RaceSolution
-        Gives the target, the rules, the horizon and the ``"optimal"`` thresholds.
-    first, second : ``"optimal"``, ``"for points"`` or an array of thresholds
-        The policies of the first player to move and of the other (thresholds in points, shaped
-        as ``solution.thresholds``).
-    tol : float
-        A level's iteration stops when a sweep changes its values by less than ``tol``.
-
-    Returns
-    -------
-    RaceMatch
-
-    Examples
-    --------
-    >>> sol = solve_race(50)
-    >>> match = evaluate_race(sol, "optimal", "optimal")
-    >>> abs(match.first_wins - sol.first_player) < 1e-12
-    True
-    """
-    if not isinstance(solution, RaceSolution):
-        raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
-    (TA, XA, PA), (TB, XB, PB) = _policy("first", first, solution), _policy("second", second, solution)
-    tol = check_float("tol", tol, 0, 1, open_low=True)
-    g, NH = solution.target // 5, solution.horizon // 5
-    top = int(max(TA.max(), TB.max()))
-    rows = _cost("solution", g, g, max(NH, top), 20)
-    tb = _tables(solution.rules, solution.minimum // 5, NH, False)
-    S, nf = tb["S"], tb["nf"]
-    V, D = _kernels.scratch(rows, S, S - nf)
-    WA, WB = np.full((g, g), 0.5), np.full((g, g), 0.5)
-    _, iterations, change = _kernels.evaluate_pair(
-        g, solution.minimum // 5, WA, WB, TA, TB, XA, PA, XB, PB, S, nf, tb["start"], tb["nxt"], tb["gain"], tb["pr"],
-        tb["LT2"], tb["MT2"], tb["AWB"], tb["PW"], tol, 10_000, V, D,
-    )
-    if iterations == -2:
-        raise ValueError("the fixed policies' value iteration did not converge in 10,000 sweeps of a level")
-    return RaceMatch(WA, WB, int(iterations), float(change))
-
-
-@dataclass(frozen=True)
-class ForPointsLoss:
-    """The first mover's win chance in four matches, and what playing for points gives up.
-
-    ``optimal``: both optimal (``W(0, 0)``); ``for_points_vs_optimal``: the first mover plays for
-    points, the other optimally; ``optimal_vs_for_points`` and ``for_points_vs_for_points``
-    likewise. ``against_optimal = optimal - for_points_vs_optimal``: given up by the first
-    mover playing for points against an optimal player; ``against_for_points =
-    optimal_vs_for_points - for_points_vs_for_points``: the same against a player for points.
-    """
-
-    optimal: float
-    for_points_vs_optimal: float
-    optimal_vs_for_points: float
-    for_points_vs_for_points: float
-
-    @property
-    def against_optimal(self) -> float:
-        return self.optimal - self.for_points_vs_optimal
-
-    @property
-    def against_for_points(self) -> float:
-        return self.optimal_vs_for_points - self.for_points_vs_for_points
-
-
-def for_points_loss(solution: RaceSolution) -> ForPointsLoss:
-    """The win chance given up by playing each turn for points (:func:`play_for_points`).
-
-    >>> loss = for_points_loss(solve_race(100))
-    >>> loss.against_optimal > 0 and loss.against_for_points > 0
-    True
-    """
-    if not isinstance(solution, RaceSolution):
-        raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
-    match = functools.partial(evaluate_race, solution)
-    return ForPointsLoss(
-        solution.first_player,
-        match("for points", "optimal").first_wins,
-        match("optimal", "for points").first_wins,
-        match("for points", "for points").first_wins,
-    )
-
-
-def _roll_step(white: int, black: bool, flash, roll: tuple, rules: Rules):
-    """One roll of a turn scored by :func:`score`: ``(kind, white, black, flash, points)``.
-
-    ``kind``: ``"repeat"`` (the Flash face again: the same dice, no points), ``"win"``,
-    ``"lose"``, ``"wimpout"``, ``"forced"`` (roll the returned dice: a Flash to clear, or all
-    five after every die scored) or ``"choice"`` (bank, or roll the dice that did not score).
-    """
-    if flash is not None and flash in roll:
-        return "repeat", white, black, flash, 0
-    if flash is not None and flash == rules.sun_value:  # the wild sun must not repeat the Flash
-        rules = Rules(15 - flash, rules.fourth_scores, rules.two_pairs)
-    sc = score(roll, has_black=black, rules=rules)
-    if sc.outcome != "points":
-        return sc.outcome, 0, False, None, 0
-    left_white = sum(1 for k in range(white) if not sc.scoring[k])
-    left_black = black and not sc.scoring[-1]
-    if left_white == 0 and not left_black:
-        return "forced", 4, True, sc.flash, sc.points
-    return ("forced" if sc.flash is not None else "choice"), left_white, left_black, sc.flash, sc.points
-
-
-def _play_turn(rng, rules: Rules, banks):
-    """A turn with random dice: ``(ending, points)``; ``banks(choice, points)`` decides at a choice."""
-    white, black, flash, points = 4, True, None, 0
-    while True:
-        roll = tuple(WHITE_FACES[k] for k in rng.integers(6, size=white))
-        roll += (BLACK_FACES[rng.integers(6)],) if black else ()
-        kind, white2, black2, flash2, gained = _roll_step(white, black, flash, roll, rules)
-        if kind in ("win", "lose", "wimpout"):
-            return kind, 0
-        white, black, flash, points = white2, black2, flash2, points + gained
-        if kind == "choice" and banks(Choice(white, black), points):
-            return "bank", points
-
-
-def simulate_race(solution: RaceSolution, n_games: int, seed: int, *, first="optimal", second="optimal") -> dict:
-    """Play whole games with random dice, each roll scored by :func:`score` (not the tables).
-
-    The players follow ``first`` and ``second`` (as in :func:`evaluate_race`); the Last Licks
-    turn rolls until it can bank the lead plus 5. About 0.5 ms a game to 50 points.
-
-    Parameters
-    ----------
-    solution : RaceSolution
-        The race: target, rules and the ``"optimal"`` policy.
-    n_games : int
-        How many games (at least 2).
-    seed : int
-        Seed of the random generator (a non-negative integer).
-    first, second : ``"optimal"``, ``"for points"`` or an array of thresholds
-        The policies of the first mover and of the other.
-
-    Returns
-    -------
-    dict
-        ``first_wins``: the first mover's share of wins, and its ``stderr``.
-
-    Examples
-    --------
-    >>> out = simulate_race(solve_race(20), 200, seed=1)
-    >>> 0 < out["first_wins"] < 1
-    True
-    """
-    if not isinstance(solution, RaceSolution):
-        raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
-    n_games, seed = check_int("n_games", n_games, 2), check_int("seed", seed, 0)
-    policies = [_policy("first", first, solution), _policy("second", second, solution)]
-    check_cost("n_games", n_games, steps=5e4 * n_games * (2 + solution.target / 10), what="games played in Python")
-    G, m5, rules = solution.target // 5, solution.minimum // 5, solution.rules
-    index = {c: k for k, c in enumerate(solution.choices)}
-    rng = np.random.default_rng(seed)
-
-    def banks(player, i, j):
-        T, X, P = policies[player]
-        extra = {(int(c), int(r)) for c, r in X[P[i * G + j]:P[i * G + j + 1]]}
-        return lambda c, p: p // 5 >= T[i, j, index[c]] or (index[c], p // 5) in extra
-
-    wins = np.zeros(n_games)
-    for game in range(n_games):
-        score5, mover = [0, 0], 0
-        while True:
-            i, j = score5[mover], score5[1 - mover]
-            kind, points = _play_turn(rng, rules, banks(mover, i, j))
-            if kind in ("win", "lose"):
-                winner = mover if kind == "win" else 1 - mover
-                break
-            if kind == "bank" and (i > 0 or points // 5 >= m5):
-                score5[mover] += points // 5
-            if score5[mover] >= G:  # Last Licks: the other needs the lead plus 5
-                need = score5[mover] - j + 1
-                need = max(need, m5) if j == 0 else need
-                kind, points = _play_turn(rng, rules, lambda c, p: p // 5 >= need)
-                winner = 1 - mover if kind in ("win", "bank") else mover
-                break
-            mover = 1 - mover
-        wins[game] = winner == 0
-    return {"first_wins": float(wins.mean()), "stderr": float(wins.std(ddof=1) / np.sqrt(n_games))}
-
-
-@dataclass(frozen=True, eq=False)
-class ExactRace:
-    """The optimal race solved exactly: ``W[i // 5, j // 5]`` as fractions (an object array).
-
-    ``newton_steps``: the most exact solves one level needed; ``first_player = W[0, 0]``.
-    """
-
-    target: int
-    minimum: int
-    horizon: int
-    W: np.ndarray
-    newton_steps: int
-
-    @property
-    def first_player(self) -> Fraction:
-        return self.W[0, 0]
-
-
-def exact_race(target: int = 20, *, minimum: int = 35, horizon: int = 200, rules: Rules = Rules()) -> ExactRace:
-    """The optimal race to a small target solved exactly, in fractions.
-
-    Runs the kernels of :func:`solve_race` in ``Fraction``. A level's two values are a fixed
-    point of piecewise-linear maps: starting from the float solution, each step fixes the
-    choices that are best at the current values, solves the two linear equations exactly, and
-    stops when the choices best at the solution give back the solution (the Bellman equation
-    holds exactly). The horizon is part of the model (see the module docstring).
-
-    Parameters
-    ----------
-    target : int
-        The target score (a multiple of 5).
-    minimum : int
-        The opening rule's minimum (0: none).
-    horizon : int
-        Last Licks needs are tabulated up to this many points.
-    rules : Rules
-        The readings of the rules.
-
-    Returns
-    -------
-    ExactRace
-
-    Examples
-    --------
-    >>> ex = exact_race(10, minimum=0, horizon=150)
-    >>> abs(float(ex.first_player) - solve_race(10, minimum=0, horizon=150).first_player) < 1e-12
-    True
-    """
-    target, minimum, rules, NH = _setup(target, minimum, horizon, rules)
-    g, m = target // 5, minimum // 5
-    check_cost("target", target, memory=1e4 * (g + NH) * 42,
-               steps=2e3 * _STEPS_PER_LEVEL * g * g * (g + NH), what="an exact solution in fractions")
-    check_cost("horizon", horizon, steps=2e3 * _STEPS_PER_LEVEL * NH * NH, what="exact Last Licks tables")
-    guess = solve_race(target, minimum=minimum, horizon=5 * NH, rules=rules)
-    tb = _tables(rules, m, NH, True)
-    S, nf = tb["S"], tb["nf"]
-    V, D = _kernels.scratch(g + NH + 102, S, S - nf, exact=True)
-    D2 = D.copy()  # the choices of the other player of the level
-    W = np.full((g, g), Fraction(1, 2), dtype=object)
-    turn, top = _kernels.turn_value.py_func, _kernels.top_level.py_func
-
-    def value(a, o, x, D):
-        """The mover's exact win chance at ``(a, o)`` when a Wimpout is worth ``x`` to them, and
-        ``F(0)`` with the choices best at ``x`` (the turn is linear in ``x`` with them fixed)."""
-        oz = int(o > 0)
-        Q = top(o, 1 - x, g, tb["WSTAR2"][oz])
-        if Q < 0:
-            raise ValueError(f"horizon={5 * NH} is too short: past it no total is safe to bank; raise it")
-        kit = (g, m, W, S, nf, tb["start"], tb["nxt"], tb["gain"], tb["pr"], tb["LT2"][oz], tb["MT2"][oz],
-               tb["AWB"], tb["PW"], Q, D)
-        fx = turn(a, o, x, *kit, True, V)
-        return fx, (lambda: turn(a, o, Fraction(0), *kit, False, V))
-
-    most = 0
-    for level in range(2 * g - 2, -1, -1):
-        for i in range(max(0, level - g + 1), level // 2 + 1):
-            j = level - i
-            u, v = Fraction(guess.W[i, j]), Fraction(guess.W[j, i])
-            for step in range(1, 51):
-                fu, f0u = value(i, j, 1 - v, D)
-                fv, f0v = value(j, i, 1 - u, D2) if i != j else (fu, f0u)
-                if (fu, fv) == (u, v):  # the Bellman equations hold exactly
-                    break
-                a1 = f0u()  # F(x) = a + b x with the choices best at x
-                b1 = (fu - a1) / (1 - v)
-                if i == j:
-                    u = v = (a1 + b1) / (1 + b1)
-                    continue
-                a2 = f0v()
-                b2 = (fv - a2) / (1 - u)
-                u = (a1 + b1 - b1 * (a2 + b2)) / (1 - b1 * b2)
-                v = a2 + b2 * (1 - u)
-            else:
-                raise ArithmeticError(f"the exact solve of level {level} did not settle in 50 steps")
-            W[i, j], W[j, i] = u, v
-            most = max(most, step)
-    return ExactRace(target, minimum, 5 * NH, W, most)
