@@ -178,6 +178,8 @@ def exact_race(
     >>> abs(float(ex.first_player) - solve_race(5, minimum=0, horizon=150).first_player) < 1e-12
     True
     """
+    if horizon is None:
+        raise ValueError("horizon must be given in points (exact tables grow with it), such as 200")
     target, minimum, rules, NH = _setup(target, minimum, horizon, rules)
     g, m = target // 5, minimum // 5
     check_cost(
