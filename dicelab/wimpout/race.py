@@ -75,6 +75,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+from sympy import QQ
+from sympy.polys.matrices import DomainMatrix
 
 from dicelab._checks import check_choice, check_cost, check_float, check_int, check_optional_int
 from dicelab.wimpout import _kernels
@@ -101,19 +103,12 @@ def _points(name: str, value, low: int, high: int) -> int:
 
 
 def _solve_exact(A: list, B: list) -> list:
-    """``A X = B`` for square ``A`` (fractions), by Gauss-Jordan elimination."""
-    n = len(A)
-    M = [list(A[r]) + list(B[r]) for r in range(n)]
-    for col in range(n):
-        piv = next(r for r in range(col, n) if M[r][col] != 0)
-        M[col], M[piv] = M[piv], M[col]
-        inv = 1 / M[col][col]
-        M[col] = [v * inv for v in M[col]]
-        for r in range(n):
-            if r != col and M[r][col] != 0:
-                f = M[r][col]
-                M[r] = [a - f * b for a, b in zip(M[r], M[col], strict=True)]
-    return [row[n:] for row in M]
+    """``A X = B`` for square ``A`` (fractions), by one exact LU factorisation over the rationals."""
+    n, k = len(A), len(B[0])
+    qq = [[QQ(v.numerator, v.denominator) for v in row] for row in A]
+    rhs = [[QQ(v.numerator, v.denominator) for v in row] for row in B]
+    X = DomainMatrix(qq, (n, n), QQ).lu_solve(DomainMatrix(rhs, (n, k), QQ)).to_list()
+    return [[Fraction(int(v.numerator), int(v.denominator)) for v in row] for row in X]
 
 
 @dataclass(frozen=True)

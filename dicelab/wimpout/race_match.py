@@ -22,6 +22,11 @@ from dicelab.wimpout.race import RaceSolution, _cost, _points, _tables, _turn
 __all__ = ["for_points_thresholds", "RaceMatch", "evaluate_race", "ForPointsLoss", "for_points_loss"]
 
 
+@functools.lru_cache(maxsize=8)
+def _for_points(rules: Rules, minimum: int) -> dict:
+    return dict(play_for_points(rules, minimum=minimum).thresholds)
+
+
 def for_points_thresholds(target: int = 500, *, minimum: int = 35, rules: Rules = Rules()) -> np.ndarray:
     """The thresholds of the turn played for points (:func:`play_for_points`) at every score pair.
 
@@ -39,8 +44,9 @@ def for_points_thresholds(target: int = 500, *, minimum: int = 35, rules: Rules 
     check_cost("target", target, memory=64 * g * g)
     choices = _turn(rules).choices
     T = np.zeros((g, g, len(choices)), dtype=np.int64)
-    T[:, :] = [play_for_points(rules).thresholds[c] for c in choices]
-    T[0, :] = [play_for_points(rules, minimum=minimum).thresholds[c] for c in choices]
+    anywhere, from_zero = _for_points(rules, 0), _for_points(rules, minimum)
+    T[:, :] = [anywhere[c] for c in choices]
+    T[0, :] = [from_zero[c] for c in choices]
     return T
 
 
