@@ -93,6 +93,10 @@ _FOUR_DICE = Choice(3, True)  # the choice of the policy figure: four dice, 3W +
 _TAIL = 1e-16  # the default horizon: L(H) - L(inf) at most this
 _MAX_HORIZON = 4000  # units of 5 points searched for the default horizon
 _STEPS_PER_LEVEL = 700  # outcomes of every state at one total, with the closed-form top
+# Timed (benchmarks/budgets.py): the level-by-level solve takes about 1,200 g^2 (g/2 + 20)
+# (1 + g/150) steps of 10^-8 s for a target of g units of 5 points (some 18 turns solved per
+# state); plain sweeps about four times as many.
+_STEPS_PER_STATE = 1200
 
 
 def _points(name: str, value, low: int, high: int) -> int:
@@ -377,13 +381,13 @@ def _setup(target, minimum, horizon, rules):
 
 
 def _cost(name, value, g, NH, sweeps):
-    """Memory and steps of solving a race of ``g`` units (``sweeps`` turns solved per state)."""
+    """Memory and steps of solving a race of ``g`` units (``sweeps``: relative to the levels)."""
     rows = g + NH + 102
     check_cost(
         name,
         value,
         memory=8 * (40 * rows + 12 * g * g),
-        steps=_STEPS_PER_LEVEL * sweeps * g * g * (g / 2 + 20),
+        steps=_STEPS_PER_STATE * sweeps * g * g * (g / 2 + 20) * (1 + g / 150),
         what="the race's value iteration",
     )
     return rows
@@ -434,7 +438,7 @@ def solve_race(
     method = check_choice("method", method, ("levels", "plain"))
     max_iter = check_int("max_iter", max_iter, 1, 10**6)
     g = target // 5
-    rows = _cost("target", target, g, NH, 20 if method == "levels" else 4 * g)
+    rows = _cost("target", target, g, NH, 1 if method == "levels" else 4)
     tb = _tables(rules, minimum // 5, NH, False)
     S, nf = tb["S"], tb["nf"]
     V, D = _kernels.scratch(rows, S, S - nf)

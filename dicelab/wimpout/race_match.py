@@ -125,7 +125,7 @@ def evaluate_race(
     tol = check_float("tol", tol, 0, 1, open_low=True)
     g, NH = solution.target // 5, solution.horizon // 5
     top = int(max(TA.max(), TB.max()))
-    rows = _cost("solution", g, g, max(NH, top), 20)
+    rows = _cost("solution", g, g, max(NH, top), 1)
     tb = _tables(solution.rules, solution.minimum // 5, NH, False)
     S, nf = tb["S"], tb["nf"]
     V, D = _kernels.scratch(rows, S, S - nf)
