@@ -86,9 +86,10 @@ def over_tables(S, nf, start, nxt, gain, pr, b, LT, PWc, PALc, MT, WSTAR):
 
 
 @njit(cache=True)
-def top_level(j, w, g, WSTAR):
-    """The least total (units) from which every choice banks, the opponent at ``j`` winning
-    their own turn with chance ``w``; -1 if no need up to the horizon is safe."""
+def top_level(i, j, w, g, m, WSTAR):
+    """The least total (units) from which every choice of the mover at ``(i, j)`` banks, the
+    opponent winning their own turn with chance ``w``: at least the target ``g``, and ``m`` from
+    score 0 (no bank below it); -1 if no need up to the horizon is safe."""
     NH = WSTAR.shape[0] - 1
     if WSTAR[NH] > w:
         return -1
@@ -99,7 +100,7 @@ def top_level(j, w, g, WSTAR):
             hi = mid
         else:
             lo = mid + 1
-    return max(g, j - 1 + lo)
+    return max(g, j - 1 + lo, m if i == 0 else 0)
 
 
 @njit(cache=True)
@@ -168,7 +169,7 @@ def solve_levels(g, m, W, tab, LT2, MT2, WSTAR2, tol, max_iter, plain, V, D):
             for i in range(g):
                 for j in range(g):
                     jz = 0 if j == 0 else 1
-                    Qtop = top_level(j, W[j, i], g, WSTAR2[jz])
+                    Qtop = top_level(i, j, W[j, i], g, m, WSTAR2[jz])
                     if Qtop < 0:
                         return evaluations, -1, change
                     u = turn_value(i, j, 1 - W[j, i], g, m, W, tab, LT2[jz], MT2[jz], Qtop, D, True, V)
@@ -186,7 +187,7 @@ def solve_levels(g, m, W, tab, LT2, MT2, WSTAR2, tol, max_iter, plain, V, D):
                 for who in range(2):
                     a, o = (i, j) if who == 0 else (j, i)
                     oz = 0 if o == 0 else 1
-                    Qtop = top_level(o, W[o, a], g, WSTAR2[oz])
+                    Qtop = top_level(a, o, W[o, a], g, m, WSTAR2[oz])
                     if Qtop < 0:
                         return evaluations, -1, step
                     u = turn_value(a, o, 1 - W[o, a], g, m, W, tab, LT2[oz], MT2[oz], Qtop, D, True, V)
@@ -218,7 +219,7 @@ def policy_pass(g, m, W, tab, LT2, MT2, WSTAR2, V, D, T, irregular, ex):
     for i in range(g):
         for j in range(g):
             jz = 0 if j == 0 else 1
-            Qtop = top_level(j, W[j, i], g, WSTAR2[jz])
+            Qtop = top_level(i, j, W[j, i], g, m, WSTAR2[jz])
             u = turn_value(i, j, 1 - W[j, i], g, m, W, tab, LT2[jz], MT2[jz], Qtop, D, True, V)
             residual = max(residual, abs(u - W[i, j]))
             H = Qtop - i
@@ -265,7 +266,7 @@ def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, tab, LT2, MT2, tol, max_
                     top = 0
                     for c in range(C):
                         top = max(top, T[a, o, c])
-                    Qtop = max(g, a + top)
+                    Qtop = max(g, a + top, m if a == 0 else 0)
                     for r in range(Qtop - a):
                         for c in range(C):
                             D[r, c] = r >= T[a, o, c]

@@ -202,7 +202,7 @@ def exact_race(
         """The mover's exact win chance at ``(a, o)`` when a Wimpout is worth ``x`` to them, and
         ``F(0)`` with the choices best at ``x`` (the turn is linear in ``x`` with them fixed)."""
         oz = int(o > 0)
-        Q = top(o, 1 - x, g, tb["WSTAR2"][oz])
+        Q = top(a, o, 1 - x, g, m, tb["WSTAR2"][oz])
         if Q < 0:
             raise ValueError(f"horizon={5 * NH} is too short: past it no total is safe to bank; raise it")
         kit = (g, m, W, tb["tab"], tb["LT2"][oz], tb["MT2"][oz], Q, D)
