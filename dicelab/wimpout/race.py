@@ -274,7 +274,7 @@ def reach_probability(points: int, *, minimum: int = 0, rules: Rules = Rules()) 
     rules = _check_rules(rules)
     need = max(points, minimum) // 5
     check_cost("points", points, memory=400 * need * 42, steps=2e4 * need * need, what="an exact recursion")
-    return _reach(rules, need, True)[need, 0]
+    return _reach(rules, 20 * (need // 20 + 1), True)[need, 0]  # tables of 20 needs more at a time
 
 
 @dataclass(frozen=True, eq=False)
@@ -374,7 +374,7 @@ def _setup(target, minimum, horizon, rules):
     horizon = check_optional_int("horizon", horizon, 5, 5 * _MAX_HORIZON)
     if horizon is not None and horizon % 5:
         raise ValueError(f"horizon: a need in points, a multiple of 5, got {horizon}")
-    NH = _default_horizon(rules) if horizon is None else horizon // 5
+    NH = max(_default_horizon(rules), minimum // 5) if horizon is None else horizon // 5
     if NH < minimum // 5:
         raise ValueError(f"horizon must be at least minimum ({minimum}), got {5 * NH}")
     return target, minimum, rules, NH
