@@ -51,8 +51,15 @@ choice (one recursion over the need). Banking at ``c`` then beats rolling exactl
 ``W(j, i) >= w_c(n) = (L(n) - E_c(n) - P_c(Auto Lose)) / P_c(Wimpout)`` (``E_c`` the opponent's
 chance after rolling and banking at the next choice), so the first need from which
 ``W(j, i)`` is above every ``w_c`` of every larger need gives a total above which banking is a
-best reply to banking: the solver starts there, and needs no guessed bound. ``W(j, i)`` is at
-least ``L(inf)`` (the opponent can roll all turn for five 6s), which stays above ``w_c`` far out.
+best reply to banking: the solver starts there (from score 0, no lower than ``minimum``), and
+needs no guessed bound. ``W(j, i)`` is at least ``L(inf)`` (the opponent can roll all turn for
+five 6s), above ``w_c`` far out; a horizon too short for that is refused.
+
+**The policy.** The best play is *not* always a threshold in the turn points: short of the target
+a player may bank a middling turn but roll on with one that leaves the score just short of it,
+to reach it; or bank short of ``G`` but roll on on reaching it, to leave a larger lead.
+:class:`RaceSolution` gives, for every score pair and choice, the threshold from which it always
+banks, and the turn points below it where it banks all the same.
 
 **The horizon.** ``L`` and ``M`` are tabulated up to a need ``H`` (``horizon`` points) and held
 constant beyond: a bank reward changes by at most ``L(H) - L(inf)`` (``tail_bound``), and so
