@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dicelab import badg, efron, games, pig
+from dicelab import badg, efron, games, pig, wimpout
 from dicelab._checks import recorded_costs
 from dicelab.efron import reference
 
@@ -148,6 +148,15 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
             Size("L=1000 S=999", True, lambda: efron.num_unique_dice(1000, 999)),
             Size("L=3000 S=300", True, lambda: efron.num_unique_dice(3000, 300)),
             Size("L=300 S=3000", False, lambda: efron.num_unique_dice(300, 3000)),
+        ],
+    ),
+    "wimpout.solve_race": (
+        lambda: wimpout.solve_race(20),
+        [
+            Size("target 100", True, lambda: wimpout.solve_race(100)),
+            Size("target 150", True, lambda: wimpout.solve_race(150)),
+            Size("target 300", False, lambda: wimpout.solve_race(300)),
+            Size("target 500", False, lambda: wimpout.solve_race(500)),
         ],
     ),
 }

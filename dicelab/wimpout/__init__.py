@@ -81,6 +81,17 @@ from dicelab.wimpout.play import (
     turn_tables,
 )
 
+# beyond the paper: two players racing to a target
+from dicelab.wimpout.race import RaceSolution, reach_probability, solve_race
+from dicelab.wimpout.race_match import (
+    ForPointsLoss,
+    RaceMatch,
+    evaluate_race,
+    for_points_loss,
+    for_points_thresholds,
+)
+from dicelab.wimpout.race_reference import ExactRace, exact_race, simulate_race
+
 __all__ = [
     # the dice and the scoring rules
     "SUN",
@@ -129,4 +140,16 @@ __all__ = [
     "turn_outcomes",
     "turn_states",
     "turn_tables",
+    # beyond the paper: two players racing to a target
+    "reach_probability",
+    "RaceSolution",
+    "solve_race",
+    "for_points_thresholds",
+    "RaceMatch",
+    "evaluate_race",
+    "ForPointsLoss",
+    "for_points_loss",
+    "simulate_race",
+    "ExactRace",
+    "exact_race",
 ]

@@ -1,0 +1,92 @@
+"""Bad-input rows: the race to a target (dicelab.wimpout.race, race_match, race_reference)."""
+
+import math
+
+import numpy as np
+
+from bad_input import FLOATS, HUGE, INTS, STRINGS, Row
+from dicelab import wimpout
+from dicelab.wimpout import Choice
+
+SOL = wimpout.solve_race(20)
+RULES = [None, "max", 10, {"sun_value": 5}, wimpout.ROLL_5]
+TARGETS = INTS + [0, 3, 7, HUGE]
+MINIMUMS = INTS + [3, HUGE]
+CHOICES = [None, "3W + 1B", (3, True), 3, wimpout.ROLL_5]
+POLICIES = [
+    None,
+    "best",
+    3,
+    np.zeros((2, 2), dtype=int),
+    SOL.thresholds * 0,
+    SOL.thresholds.astype(float),
+    SOL.thresholds + 1,
+    [[["5"]]],
+]
+
+ROWS = [
+    Row(wimpout.reach_probability, "points", INTS + [3, HUGE], lambda v: wimpout.reach_probability(v)),
+    Row(wimpout.reach_probability, "minimum", MINIMUMS, lambda v: wimpout.reach_probability(5, minimum=v)),
+    Row(wimpout.reach_probability, "rules", RULES, lambda v: wimpout.reach_probability(5, rules=v)),
+    Row(wimpout.solve_race, "target", TARGETS, lambda v: wimpout.solve_race(v)),
+    Row(wimpout.solve_race, "minimum", MINIMUMS, lambda v: wimpout.solve_race(20, minimum=v)),
+    Row(
+        wimpout.solve_race,
+        "horizon",
+        [-1, 2.0, "3", True, math.nan, [1], 7, 0, 5, 10, HUGE],
+        lambda v: wimpout.solve_race(20, horizon=v),
+    ),
+    Row(wimpout.solve_race, "rules", RULES, lambda v: wimpout.solve_race(20, rules=v)),
+    Row(wimpout.solve_race, "tol", FLOATS + [0, -1, 2], lambda v: wimpout.solve_race(20, tol=v)),
+    Row(wimpout.solve_race, "method", STRINGS + ["fast", ""], lambda v: wimpout.solve_race(20, method=v)),
+    Row(wimpout.solve_race, "max_iter", INTS + [0, HUGE], lambda v: wimpout.solve_race(20, max_iter=v)),
+    Row(wimpout.solve_race, "max_iter", [1], lambda v: wimpout.solve_race(20, max_iter=v)),  # too few
+    Row(wimpout.RaceSolution.win_probability, "i", INTS + [3, 20, 25], lambda v: SOL.win_probability(v, 0)),
+    Row(wimpout.RaceSolution.win_probability, "j", INTS + [3, 20, 25], lambda v: SOL.win_probability(0, v)),
+    Row(wimpout.RaceSolution.threshold, "i", INTS + [3, 20], lambda v: SOL.threshold(v, 0, Choice(1, True))),
+    Row(wimpout.RaceSolution.threshold, "j", INTS + [3, 20], lambda v: SOL.threshold(0, v, Choice(1, True))),
+    Row(wimpout.RaceSolution.threshold, "choice", CHOICES, lambda v: SOL.threshold(0, 0, v)),
+    Row(wimpout.RaceSolution.banks, "i", INTS + [3, 20], lambda v: SOL.banks(v, 0, Choice(1, True), 5)),
+    Row(wimpout.RaceSolution.banks, "j", INTS + [3, 20], lambda v: SOL.banks(0, v, Choice(1, True), 5)),
+    Row(wimpout.RaceSolution.banks, "choice", CHOICES, lambda v: SOL.banks(0, 0, v, 5)),
+    Row(wimpout.RaceSolution.banks, "points", INTS + [0, 3], lambda v: SOL.banks(0, 0, Choice(1, True), v)),
+    Row(wimpout.RaceSolution.threshold_grid, "choice", CHOICES, lambda v: SOL.threshold_grid(v)),
+    Row(wimpout.for_points_thresholds, "target", TARGETS, lambda v: wimpout.for_points_thresholds(v)),
+    Row(
+        wimpout.for_points_thresholds,
+        "minimum",
+        MINIMUMS,
+        lambda v: wimpout.for_points_thresholds(20, minimum=v),
+    ),
+    Row(wimpout.for_points_thresholds, "rules", RULES, lambda v: wimpout.for_points_thresholds(20, rules=v)),
+    Row(wimpout.evaluate_race, "solution", [None, "x", 3, SOL.W], lambda v: wimpout.evaluate_race(v)),
+    Row(wimpout.evaluate_race, "first", POLICIES, lambda v: wimpout.evaluate_race(SOL, v)),
+    Row(wimpout.evaluate_race, "second", POLICIES, lambda v: wimpout.evaluate_race(SOL, "optimal", v)),
+    Row(wimpout.evaluate_race, "tol", FLOATS + [0, -1], lambda v: wimpout.evaluate_race(SOL, tol=v)),
+    Row(wimpout.for_points_loss, "solution", [None, "x", 3, SOL.W], lambda v: wimpout.for_points_loss(v)),
+    Row(wimpout.simulate_race, "solution", [None, "x", 3], lambda v: wimpout.simulate_race(v, 10, seed=1)),
+    Row(
+        wimpout.simulate_race, "n_games", INTS + [0, 1, HUGE], lambda v: wimpout.simulate_race(SOL, v, seed=1)
+    ),
+    Row(wimpout.simulate_race, "seed", INTS, lambda v: wimpout.simulate_race(SOL, 10, seed=v)),
+    Row(wimpout.simulate_race, "first", POLICIES, lambda v: wimpout.simulate_race(SOL, 10, seed=1, first=v)),
+    Row(
+        wimpout.simulate_race, "second", POLICIES, lambda v: wimpout.simulate_race(SOL, 10, seed=1, second=v)
+    ),
+    Row(wimpout.exact_race, "target", TARGETS + [1000], lambda v: wimpout.exact_race(v, horizon=200)),
+    Row(wimpout.exact_race, "minimum", MINIMUMS, lambda v: wimpout.exact_race(5, minimum=v, horizon=200)),
+    Row(
+        wimpout.exact_race,
+        "horizon",
+        INTS + [7, 0, 5, HUGE, 20_000],
+        lambda v: wimpout.exact_race(5, horizon=v),
+    ),
+    Row(wimpout.exact_race, "rules", RULES, lambda v: wimpout.exact_race(5, horizon=200, rules=v)),
+]
+
+EXEMPT = {
+    "dicelab.wimpout.race.RaceSolution": "a result record, returned by solve_race",
+    "dicelab.wimpout.race_match.RaceMatch": "a result record, returned by evaluate_race",
+    "dicelab.wimpout.race_match.ForPointsLoss": "a result record, returned by for_points_loss",
+    "dicelab.wimpout.race_reference.ExactRace": "a result record, returned by exact_race",
+}
