@@ -350,7 +350,8 @@ def multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     s, a = check_int("s", s, 1), check_int("a", a, 0)
     rows = _rolls(s, a)  # C(a + s - 1, s - 1): symmetric in a and s - 1, so the larger one is to blame
     name, value = ("a", a) if a >= s else ("s", s)
-    memory, steps = rows * (130 + 8 * _float(a)), rows * (_float(a) + 2) * 30  # faces and a count a row
+    # faces and a count a row (measured: 464 MiB at the peak for the 2.2 million rolls of 8 d20)
+    memory, steps = rows * (180 + 8 * _float(a)), rows * (_float(a) + 2) * 30
     check_cost(name, value, memory=memory, steps=steps, what=f"its {rows:.3g} multisets of faces")
     return _multiset_rolls(s, a)
 
