@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import numbers
 import re
 import sys
 from dataclasses import dataclass, field
@@ -126,7 +127,8 @@ def power_of_ten_slip(printed: str, ours) -> str | None:
     ours = to_fraction(ours, "ours", allow_float=True)
     if value is None or ours == 0 or value[0] == 0:
         return None
-    exponent = math.log10(abs(float(value[0] / ours)))
+    ratio = abs(value[0] / ours)  # exact: its logarithm from the integers, whatever their size
+    exponent = math.log10(ratio.numerator) - math.log10(ratio.denominator)
     k = round(exponent)
     if k == 0 or abs(exponent - k) > 0.01:
         return None
@@ -162,7 +164,8 @@ def compare(paper, ours, tol=None, where: str = "claim") -> tuple[bool, bool, Fr
     """
     check_str("where", where)
     for name, value in (("paper", paper), ("ours", ours)):
-        if isinstance(value, float) and not math.isfinite(value):
+        inexact = isinstance(value, numbers.Real | Decimal) and not isinstance(value, numbers.Rational)
+        if inexact and not math.isfinite(float(value)):  # float, numpy's floats, Decimal
             raise ValueError(f"{where}: {name} must be finite, got {value!r}")
     tolerance = None if tol is None else _as_fraction(tol)
     if tol is not None and (tolerance is None or tolerance < 0):

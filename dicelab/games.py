@@ -43,7 +43,7 @@ def _check_matrix(A, name: str = "A") -> np.ndarray:
     try:
         raw = np.asarray(A)
         A = np.asarray(A, dtype=float)
-    except (TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - ragged lists, or entries whose conversion to float fails
         raise ValueError(f"{name} must be a 2-D payoff matrix of numbers") from None
     numbers_only = raw.dtype.kind in "iuf" or (
         raw.dtype.kind == "O"

@@ -58,7 +58,8 @@ def _check_optimal_cost(name: str, value, s: int, r: int, *, passes: float = 1, 
     """
     r = min(r, 10**100)  # beyond any budget already
     bits = r * r * math.log2(s)
-    check_cost(name, value, memory=bits / 8 + 150 * r, steps=passes * 0.12 * bits + per_row * r, what=f"the exact E(1..{r}, {s})")
+    steps = passes * 0.12 * bits + per_row * r
+    check_cost(name, value, memory=bits / 8 + 150 * r, steps=steps, what=f"the exact E(1..{r}, {s})")
 
 
 def _check_power_sum_cost(s: int, r: int) -> None:

@@ -229,7 +229,7 @@ def _check_states_cost(game: Game, name: str) -> None:
         name,
         _shown(game),
         memory=n_states * (120 + 8 * (len(game.sizes) + n_dice)),
-        steps=n_states * (150 + 5 * n_dice),  # a tuple of up to n_dice entries a state: 0.1 s for 101^2 states
+        steps=n_states * (150 + 5 * n_dice),  # a tuple of up to n_dice entries each: 0.1 s, 101^2 states
         what=f"a list of its {n_states:.3g} states",
     )
 

@@ -67,7 +67,7 @@ def _walk_cost(A: np.ndarray, M: int) -> tuple[float, float]:
     settle it), and the longer half walk has ``k = M - M // 2`` steps.
     """
     n, k = len(A), M - M // 2
-    memory = 24.0 * n * n * (k + 1)  # float matrices alive at the peak: 8.7 n^2 for k = 3, 10.7 for 4 (measured)
+    memory = 24.0 * n * n * (k + 1)  # floats alive at the peak: 8.7 n^2 for k = 3, 10.7 n^2 for 4 (measured)
     steps = max(k - 1, 1) * (n**3 / BLAS_RATE + n * n + 100)
     degree = float(A.sum(axis=1).max())
     if degree < 2 or k * math.log2(degree) < 53:

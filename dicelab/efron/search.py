@@ -30,7 +30,6 @@ from dicelab.efron import _kernels
 from dicelab.efron._args import (
     PY_STEP,
     SIMD_STEP,
-    VECTOR_STEP,
     count_text,
     dice_listing_cost,
     int_array,

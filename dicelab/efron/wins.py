@@ -59,7 +59,11 @@ def wins_matrix(dice) -> np.ndarray:
     D = _count_matrix(dice)
     N, L = D.shape
     check_cost(
-        "dice", f"{N} dice", memory=8 * N * N + 24 * N * L, steps=VECTOR_STEP * N * N * L, what="the wins matrix"
+        "dice",
+        f"{N} dice",
+        memory=8 * N * N + 24 * N * L,
+        steps=VECTOR_STEP * N * N * L,
+        what="the wins matrix",
     )
     below = np.cumsum(D, axis=1) - D  # E: faces strictly below each label
     return D @ below.T

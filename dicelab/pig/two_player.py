@@ -154,7 +154,10 @@ def win_probability(policy_a, policy_b, goal: int | None = None, *, tie=0.5) -> 
     0.5
     """
     goal, pa, pb = _resolve(
-        goal, {"policy_a": policy_a, "policy_b": policy_b}, cost=_evaluation_cost, what="the win probabilities"
+        goal,
+        {"policy_a": policy_a, "policy_b": policy_b},
+        cost=_evaluation_cost,
+        what="the win probabilities",
     )
     W = _kernels.padded_values(goal, _check_tie(tie))
     _kernels.evaluate(goal, _hold_table(goal), W, pa.two_player(), pb.two_player())
