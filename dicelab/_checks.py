@@ -19,7 +19,7 @@ from collections.abc import Hashable
 import numpy as np
 
 STEPS_PER_SECOND = 1e8  # a rough rate for the compiled kernels' inner loops
-INT_LIMIT = 2**1000  # no count, size or seed reaches it; beyond it a float cannot hold the cost
+INT_LIMIT = 2**200  # no count, size or seed reaches it; the 5th power of a size below it is a float
 
 
 def _shown_int(value: int) -> str:
@@ -30,8 +30,9 @@ def _shown_int(value: int) -> str:
 def check_int(name: str, value, low: int, high: int | None = None) -> int:
     """Return ``value`` as an int, or raise ValueError naming the argument and the allowed range.
 
-    Integers of ``2**1000`` or more (or below ``-2**1000``) are refused whatever the range: no
-    count, size or seed of dicelab comes near them.
+    Integers of ``2**200`` or more (or below ``-2**200``) are refused whatever the range: no
+    count, size or seed of dicelab comes near them, and the cost of a size below it (up to its
+    fifth power) is still a float.
 
     >>> check_int("sides", 6, 2)
     6
@@ -42,7 +43,7 @@ def check_int(name: str, value, low: int, high: int | None = None) -> int:
     >>> check_int("sides", 10**400, 2)
     Traceback (most recent call last):
     ...
-    ValueError: sides must be >= 2 and below 2**1000, got an integer of 401 digits
+    ValueError: sides must be >= 2 and below 2**200, got an integer of 401 digits
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer, got {value!r}")
@@ -52,7 +53,7 @@ def check_int(name: str, value, low: int, high: int | None = None) -> int:
         raise ValueError(f"{name} must be an integer, got {value!r} ({type(err).__name__})") from None
     beyond = abs(value) >= INT_LIMIT
     if value < low or (high is not None and value > high) or beyond:
-        allowed = f">= {low} and below 2**1000" if high is None else f"in {low}..{high}"
+        allowed = f">= {low} and below 2**200" if high is None else f"in {low}..{high}"
         raise ValueError(f"{name} must be {allowed}, got {_shown_int(value)}")
     return value
 

@@ -117,6 +117,14 @@ def agrees_as_printed(printed: str, ours) -> bool:
     return abs(value - to_fraction(ours, "ours", allow_float=True)) <= tol
 
 
+def _approx(x: Fraction) -> str:
+    """``x`` to 4 significant figures, also beyond the range of a float."""
+    try:
+        return f"{float(x):.4g}"
+    except OverflowError:
+        return f"about 10^{math.log10(abs(x.numerator)) - math.log10(x.denominator):.0f}"
+
+
 def power_of_ten_slip(printed: str, ours) -> str | None:
     """A printing slip's diagnosis when ``printed`` is ``ours`` times a power of ten (not 1), else None.
 
@@ -133,7 +141,7 @@ def power_of_ten_slip(printed: str, ours) -> str | None:
     if k == 0 or abs(exponent - k) > 0.01:
         return None
     factor = f"{10**k}" if k > 0 else f"1/{10**-k}"
-    return f"printed {printed}, exactly {float(ours):.4g}: {factor} times the true value (a decimal slip)"
+    return f"printed {printed}, exactly {_approx(ours)}: {factor} times the true value (a decimal slip)"
 
 
 def _as_fraction(x) -> Fraction | None:

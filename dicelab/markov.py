@@ -350,5 +350,5 @@ class AbsorbingChain:
     def _index(group, state, name):
         try:
             return group.index(state)
-        except (ValueError, TypeError):
+        except Exception:  # noqa: BLE001 - not a state, or a value whose comparison fails
             raise ValueError(f"{name} must be one of {group!r}, got {state!r}") from None
