@@ -516,7 +516,7 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "efron.die_faces": (
         lambda: efron.die_faces([1, 2]),
         [
-            Size("3 x 10^6 faces", True, lambda: efron.die_faces([750_000] * 4)),
+            Size("10^7 faces", True, lambda: efron.die_faces([2_500_000] * 4)),
             Size("3 x 10^7 faces", False, lambda: efron.die_faces([7_500_000] * 4)),
         ],
     ),
