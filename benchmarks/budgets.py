@@ -8,7 +8,7 @@ steps at ``10^8`` a second (the largest estimate when a call checks several part
 measured cost is the median CPU time of repeated calls (process time, so other programs on a
 shared machine do not count; one run for the largest sizes), after a warm-up call that
 compiles the kernels. ``tests/test_budgets.py`` checks that every estimate is within a factor
-of 3 of the measured cost on the small sizes (each at least 50 ms).
+of 3 of the measured cost on the small sizes (each at least 40 ms).
 """
 
 from __future__ import annotations
@@ -472,7 +472,7 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "efron.search_log": (
         lambda: efron.search_log(*_graph(4, 3), 3),
         [
-            _small(_on_graph(efron.search_log, 5, 4, 4)),
+            _on_graph(efron.search_log, 5, 4, 4),
             _small(_on_graph(efron.search_log, 6, 4, 4)),
             _on_graph(efron.search_log, 6, 5, 3),
             _on_graph(efron.search_log, 6, 5, 4),
@@ -490,7 +490,7 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "efron.reference.exact_win_probabilities": (
         lambda: reference.exact_win_probabilities(_dice(3, 3)),
         [
-            Size("L=5 S=3 (35 dice)", True, lambda: reference.exact_win_probabilities(_dice(5, 3))),
+            Size("L=5 S=3 (35 dice)", False, lambda: reference.exact_win_probabilities(_dice(5, 3))),
             Size("L=6 S=3 (56 dice)", True, lambda: reference.exact_win_probabilities(_dice(6, 3))),
             Size("L=6 S=4 (126 dice)", False, lambda: reference.exact_win_probabilities(_dice(6, 4))),
             Size("L=7 S=4 (210 dice)", False, lambda: reference.exact_win_probabilities(_dice(7, 4))),
@@ -499,7 +499,7 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "efron.maxplus_product": (
         _maxplus(10),
         [
-            Size("400 x 400 by 400 x 400", True, _maxplus(400)),
+            Size("400 x 400 by 400 x 400", False, _maxplus(400)),
             Size("600 x 600 by 600 x 600", True, _maxplus(600)),
             Size("1200 x 1200 by 1200 x 1200", False, _maxplus(1200)),
         ],
@@ -527,7 +527,7 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "pig.best_response": (
         _pig(pig.best_response, _holds(20, 30)),
         [
-            Size("goal 200", True, _pig(pig.best_response, _holds(20, 200))),
+            Size("goal 300", True, _pig(pig.best_response, _holds(20, 300))),
             Size("goal 400", False, _pig(pig.best_response, _holds(20, 400))),
             Size("goal 800", False, _pig(pig.best_response, _holds(20, 800))),
         ],
@@ -535,7 +535,7 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "pig.win_probability": (
         _pig(pig.win_probability, _holds(20, 30), _holds(25, 30)),
         [
-            Size("goal 200", True, _pig(pig.win_probability, _holds(20, 200), _holds(25, 200))),
+            Size("goal 200", False, _pig(pig.win_probability, _holds(20, 200), _holds(25, 200))),
             Size("goal 300", True, _pig(pig.win_probability, _holds(20, 300), _holds(25, 300))),
             Size("goal 400", False, _pig(pig.win_probability, _holds(20, 400), _holds(25, 400))),
             Size("goal 800", False, _pig(pig.win_probability, _holds(20, 800), _holds(25, 800))),
@@ -560,7 +560,8 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "pig.reference.paper_value_iteration": (
         _pig(pig_reference.paper_value_iteration, _holds(20, 30)),
         [
-            Size("goal 50", True, _pig(pig_reference.paper_value_iteration, _holds(20, 50))),
+            Size("goal 50", False, _pig(pig_reference.paper_value_iteration, _holds(20, 50))),
+            Size("goal 70", True, _pig(pig_reference.paper_value_iteration, _holds(20, 70))),
             Size("goal 100", False, _pig(pig_reference.paper_value_iteration, _holds(20, 100))),
             Size("goal 200", False, _pig(pig_reference.paper_value_iteration, _holds(20, 200))),
         ],
@@ -593,7 +594,7 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "pig.hold_distribution": (
         _pig(pig.hold_distribution, 10),
         [
-            Size("k=600", True, _pig(pig.hold_distribution, 600)),
+            Size("k=600", False, _pig(pig.hold_distribution, 600)),
             Size("k=1000", True, _pig(pig.hold_distribution, 1000)),
             Size("k=5000", False, _pig(pig.hold_distribution, 5000)),
         ],
@@ -634,8 +635,8 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "markov.AbsorbingChain.simulate": (
         _runs(5, 10),
         [
-            Size("20 states, 10^4 runs", True, _runs(20, 10**4)),
-            Size("5 states, 10^5 runs", True, _runs(5, 10**5)),
+            Size("20 states, 2 x 10^4 runs", True, _runs(20, 2 * 10**4)),
+            Size("5 states, 10^5 runs", False, _runs(5, 10**5)),
             Size("20 states, 10^5 runs", False, _runs(20, 10**5)),
             Size("5 states, 10^6 runs", False, _runs(5, 10**6)),
         ],
@@ -643,7 +644,8 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "wimpout.simulate_turns": (
         lambda: wimpout.simulate_turns(10, seed=1),
         [
-            Size("10^5 turns", True, lambda: wimpout.simulate_turns(10**5, seed=1)),
+            Size("10^5 turns", False, lambda: wimpout.simulate_turns(10**5, seed=1)),
+            Size("3 x 10^5 turns", True, lambda: wimpout.simulate_turns(300_000, seed=1)),
             Size("10^6 turns", False, lambda: wimpout.simulate_turns(10**6, seed=1)),
         ],
     ),
