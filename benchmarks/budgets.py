@@ -1,6 +1,6 @@
 """Each up-front cost estimate beside the measured cost of the call it guards.
 
-    python benchmarks/budgets.py           # about five minutes on two shared cores
+    python benchmarks/budgets.py           # about ten minutes on two shared cores
     python benchmarks/budgets.py --small   # only the calibration sizes the test suite checks
 
 A call's estimate is what :func:`dicelab._checks.check_cost` is told before any work: its
