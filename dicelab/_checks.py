@@ -19,10 +19,20 @@ from collections.abc import Hashable
 import numpy as np
 
 STEPS_PER_SECOND = 1e8  # a rough rate for the compiled kernels' inner loops
+INT_LIMIT = 2**200  # no count, size or seed reaches it; the 5th power of a size below it is a float
+
+
+def _shown_int(value: int) -> str:
+    """``value``, or how many digits it has when it is too long to print."""
+    return str(value) if abs(value) < 10**40 else f"an integer of {len(str(abs(value)))} digits"
 
 
 def check_int(name: str, value, low: int, high: int | None = None) -> int:
     """Return ``value`` as an int, or raise ValueError naming the argument and the allowed range.
+
+    Integers of ``2**200`` or more (or below ``-2**200``) are refused whatever the range: no
+    count, size or seed of dicelab comes near them, and the cost of a size below it (up to its
+    fifth power) is still a float.
 
     >>> check_int("sides", 6, 2)
     6
@@ -30,13 +40,22 @@ def check_int(name: str, value, low: int, high: int | None = None) -> int:
     Traceback (most recent call last):
     ...
     ValueError: sides must be an integer, got True
+    >>> check_int("sides", 10**400, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: sides must be below 2**200, got an integer of 401 digits
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer, got {value!r}")
-    value = int(value)
+    try:
+        value = int(value)
+    except Exception as err:  # an Integral whose conversion fails
+        raise ValueError(f"{name} must be an integer, got {value!r} ({type(err).__name__})") from None
     if value < low or (high is not None and value > high):
         allowed = f">= {low}" if high is None else f"in {low}..{high}"
-        raise ValueError(f"{name} must be {allowed}, got {value}")
+        raise ValueError(f"{name} must be {allowed}, got {_shown_int(value)}")
+    if abs(value) >= INT_LIMIT:
+        raise ValueError(f"{name} must be below 2**200, got {_shown_int(value)}")
     return value
 
 
@@ -65,7 +84,10 @@ def check_float(
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number, got {value!r}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an integer or fraction beyond the largest float
+        raise ValueError(f"{name} must be finite, got a number beyond 1.8e308") from None
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")
     too_low = low is not None and (value <= low if open_low else value < low)
@@ -105,7 +127,7 @@ def check_choice(name: str, value, choices) -> object:
     try:
         if isinstance(value, Hashable) and not isinstance(value, np.ndarray) and value in choices:
             return value
-    except (TypeError, ValueError):  # a value whose comparison fails or is not a truth value
+    except Exception:  # noqa: BLE001 - a value whose comparison or hash fails: not a choice
         pass
     raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
 
@@ -160,8 +182,8 @@ def check_array(name: str, value, *, ndim: int, kind: str = "float", square: boo
         raise ValueError(f"{name} must be a {shape}, got {value!r}")
     try:
         arr = np.asarray(value)
-    except ValueError:  # ragged nested lists
-        raise ValueError(f"{name} must be a {shape}, got {value!r}") from None
+    except Exception:  # noqa: BLE001 - ragged nested lists, or entries whose conversion fails
+        raise ValueError(f"{name} must be a {shape}, got {value!r}"[:300]) from None
     if arr.ndim != ndim or arr.size == 0 or arr.dtype == object:
         raise ValueError(f"{name} must be a non-empty {shape}, got {value!r}"[:300])
     if square and arr.shape[0] != arr.shape[1]:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import numbers
 import re
 import sys
 from dataclasses import dataclass, field
@@ -116,6 +117,14 @@ def agrees_as_printed(printed: str, ours) -> bool:
     return abs(value - to_fraction(ours, "ours", allow_float=True)) <= tol
 
 
+def _approx(x: Fraction) -> str:
+    """``x`` to 4 significant figures, also beyond the range of a float."""
+    try:
+        return f"{float(x):.4g}"
+    except OverflowError:
+        return f"about 10^{math.log10(abs(x.numerator)) - math.log10(x.denominator):.0f}"
+
+
 def power_of_ten_slip(printed: str, ours) -> str | None:
     """A printing slip's diagnosis when ``printed`` is ``ours`` times a power of ten (not 1), else None.
 
@@ -126,12 +135,13 @@ def power_of_ten_slip(printed: str, ours) -> str | None:
     ours = to_fraction(ours, "ours", allow_float=True)
     if value is None or ours == 0 or value[0] == 0:
         return None
-    exponent = math.log10(abs(float(value[0] / ours)))
+    ratio = abs(value[0] / ours)  # exact: its logarithm from the integers, whatever their size
+    exponent = math.log10(ratio.numerator) - math.log10(ratio.denominator)
     k = round(exponent)
     if k == 0 or abs(exponent - k) > 0.01:
         return None
     factor = f"{10**k}" if k > 0 else f"1/{10**-k}"
-    return f"printed {printed}, exactly {float(ours):.4g}: {factor} times the true value (a decimal slip)"
+    return f"printed {printed}, exactly {_approx(ours)}: {factor} times the true value (a decimal slip)"
 
 
 def _as_fraction(x) -> Fraction | None:
@@ -162,7 +172,8 @@ def compare(paper, ours, tol=None, where: str = "claim") -> tuple[bool, bool, Fr
     """
     check_str("where", where)
     for name, value in (("paper", paper), ("ours", ours)):
-        if isinstance(value, float) and not math.isfinite(value):
+        inexact = isinstance(value, numbers.Real | Decimal) and not isinstance(value, numbers.Rational)
+        if inexact and not math.isfinite(float(value)):  # float, numpy's floats, Decimal
             raise ValueError(f"{where}: {name} must be finite, got {value!r}")
     tolerance = None if tol is None else _as_fraction(tol)
     if tol is not None and (tolerance is None or tolerance < 0):

@@ -150,7 +150,7 @@ def _to_sympy(x, name: str):
         return x
     try:
         return sympy.sympify(x, strict=True)
-    except (sympy.SympifyError, TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - not sympifiable, or an object whose conversion fails
         raise ValueError(
             f"{name} must be a number, a string, a SymPy expression or a list or array of them, got {x!r}"[
                 :300

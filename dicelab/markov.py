@@ -103,10 +103,12 @@ def _reaching(exact: list[list], absorbing: list[int]) -> set[int]:
 def _simulation_cost(n_runs: int, n_states: int, mean_steps: float) -> dict:
     """Memory and steps of :meth:`AbsorbingChain.simulate`: per run a few 8-byte arrays, and at
     each step a row of cumulative probabilities gathered (8 bytes a state) and compared (1 byte);
-    each run lasts ``mean_steps`` steps on average, each step some ``2 (n_states + 8)`` operations."""
+    each run lasts ``mean_steps`` steps on average, each step some ``10 + n_states / 16`` operations
+    (vectorised over the runs; timed at 0.5 s for 10^5 runs of 57 steps on 20 states, and 0.37 s
+    for 10^6 runs of 1.6 steps on 282 states)."""
     return {
         "memory": n_runs * (64 + 9 * n_states),
-        "steps": n_runs * mean_steps * 2 * (n_states + 8),
+        "steps": n_runs * mean_steps * (10 + n_states / 16),
     }
 
 
@@ -348,5 +350,5 @@ class AbsorbingChain:
     def _index(group, state, name):
         try:
             return group.index(state)
-        except (ValueError, TypeError):
+        except Exception:  # noqa: BLE001 - not a state, or a value whose comparison fails
             raise ValueError(f"{name} must be one of {group!r}, got {state!r}") from None

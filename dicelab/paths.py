@@ -116,7 +116,11 @@ def output_dir(kind: str) -> Path:
     ...
     ValueError: kind must be 'figures' or 'results', got 'tables'
     """
-    if kind not in KINDS:
+    try:
+        known = isinstance(kind, str) and kind in KINDS
+    except Exception:  # noqa: BLE001 - a value whose comparison fails is no kind
+        known = False
+    if not known:
         raise ValueError(f"kind must be 'figures' or 'results', got {kind!r}")
     folder = output_root() / kind
     folder.mkdir(parents=True, exist_ok=True)

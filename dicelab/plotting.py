@@ -199,7 +199,11 @@ def _check_axes(ax) -> None:
 
 
 def _check_color(name: str, color) -> None:
-    if not is_color_like(color) or isinstance(color, bool):
+    try:
+        colour = is_color_like(color) and not isinstance(color, bool)
+    except Exception:  # noqa: BLE001 - an object whose hash or comparison fails is no colour
+        colour = False
+    if not colour:
         raise ValueError(f"{name} must be a matplotlib colour such as 'white' or '#0072B2', got {color!r}")
 
 

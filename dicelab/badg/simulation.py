@@ -81,8 +81,9 @@ def _check_simulation_cost(dice: tuple[int, ...], n_games: int, chunk: int) -> N
 
     The tables hold a cutoff and ``max(s) + 1`` fallback scores per die and number of dice left
     (a fraction each, about 300 steps, to fill); a chunk of ``m`` games holds about 40 bytes per
-    game and die; every game plays up to ``len(dice)`` rolls of every die, about 5 steps each
-    (measured: 10^5 standard games in about a second).
+    game and die; a game of ``n`` dice costs about ``45 n + 0.6 n^2`` steps: a roll of every die
+    left, with the dice left falling roll by roll (measured: 10^5 standard games in 0.7 s of CPU,
+    10^5 games of 60 d6 in 4.4 s).
     """
     n_dice, s_max = len(dice), max(dice)
     table = _float(n_dice * (n_dice + 1) * (s_max + 2)) * 8.0
@@ -97,7 +98,8 @@ def _check_simulation_cost(dice: tuple[int, ...], n_games: int, chunk: int) -> N
     stopping._check_optimal_cost("dice", shown, s_max, n_dice)
     m = _float(min(chunk, n_games))
     check_cost("chunk", chunk, memory=table + 40.0 * m * n_dice, what="a chunk of games")
-    check_cost("n_games", n_games, steps=5.0 * _float(n_games) * n_dice**2, what=f"{n_dice} dice a game")
+    per_game = 45.0 * n_dice + 0.6 * n_dice**2
+    check_cost("n_games", n_games, steps=per_game * _float(n_games), what=f"{n_dice} dice a game")
 
 
 def simulate(

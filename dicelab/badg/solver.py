@@ -236,7 +236,7 @@ class Solution:
             "dice",
             _shown(self.game),
             memory=48 * _float(n_states),
-            steps=4 * _float(n_states) ** 2 + _kernel_steps(self.game),
+            steps=4 * _float(n_states) ** 2 + 0.45 * _kernel_steps(self.game),  # measured 13 s, 10 d6 + 10 d8
             what="the policy statistics (a pass over every pair of states)",
         )
         start = n_states - 1

@@ -16,7 +16,9 @@ import numpy as np
 from dicelab._checks import check_array
 
 PY_STEP = 10  # one step of a Python-level loop, counted in compiled inner-loop steps
-BLAS_RATE = 50  # multiply-adds of a float matrix product per compiled inner-loop step
+BLAS_RATE = 150  # multiply-adds of a float matrix product per compiled inner-loop step (all threads' CPU)
+VECTOR_STEP = 0.1  # one element of a vectorised numpy expression, counted in compiled inner-loop steps
+SIMD_STEP = 0.05  # one step of a compiled loop the compiler vectorises (contiguous int64 max-plus)
 CAP_LOG2 = 300  # counts beyond 2**300 are taken as 2**300, so that their cubes stay finite floats
 
 

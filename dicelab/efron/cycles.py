@@ -19,7 +19,15 @@ import math
 import numpy as np
 
 from dicelab._checks import check_cost, check_int
-from dicelab.efron._args import BLAS_RATE, PY_STEP, count_text, dice_listing_cost, log2_num_dice, step_mask
+from dicelab.efron._args import (
+    BLAS_RATE,
+    PY_STEP,
+    VECTOR_STEP,
+    count_text,
+    dice_listing_cost,
+    log2_num_dice,
+    step_mask,
+)
 from dicelab.efron.dice import unique_dice
 from dicelab.efron.search import _game
 from dicelab.efron.wins import allowed_edges, wins_matrix
@@ -59,7 +67,7 @@ def _walk_cost(A: np.ndarray, M: int) -> tuple[float, float]:
     settle it), and the longer half walk has ``k = M - M // 2`` steps.
     """
     n, k = len(A), M - M // 2
-    memory = 4 * 8 * n * n
+    memory = 24.0 * n * n * (k + 1)  # floats alive at the peak: 8.7 n^2 for k = 3, 10.7 n^2 for 4 (measured)
     steps = max(k - 1, 1) * (n**3 / BLAS_RATE + n * n + 100)
     degree = float(A.sum(axis=1).max())
     if degree < 2 or k * math.log2(degree) < 53:
@@ -154,7 +162,7 @@ def count_cycles(S: int, L: int, M: int, *, min_wins: int | None = None) -> int:
         "(S, L, M)",
         (S, L, M),
         memory=memory + 43 * N * N,  # the wins matrix, two masks, four float matrices
-        steps=steps + N * N * L + max(M - M // 2 - 1, 1) * N**3 / BLAS_RATE,
+        steps=steps + VECTOR_STEP * N * N * L + max(M - M // 2 - 1, 1) * N**3 / BLAS_RATE,
         what=f"the walk counts on {count_text(log2_num_dice(L, S))} dice",
     )
     W = wins_matrix(unique_dice(L, S))

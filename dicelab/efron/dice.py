@@ -115,7 +115,7 @@ def num_unique_dice_closed_form(L: int, S: int) -> int:
     L, S = _labels_and_sides(L, S)
     bits = log2_num_dice(L, S)
     check_cost(
-        "(L, S)", (L, S), memory=bits / 8, steps=min(L - 1, S) * bits / 300, what="a binomial coefficient"
+        "(L, S)", (L, S), memory=bits / 8, steps=min(L - 1, S) * bits / 1000, what="a binomial coefficient"
     )
     return comb(S + L - 1, L - 1)
 
@@ -196,7 +196,7 @@ def die_faces(counts) -> tuple[int, ...]:
     if (counts < 0).any():
         raise ValueError(f"{form}, got {counts.tolist()!r}"[:300])
     faces = float(counts.sum(dtype=float))
-    check_cost("counts", f"{faces:.3g} faces", memory=40 * faces, steps=faces, what="the face tuple")
+    check_cost("counts", f"{faces:.3g} faces", memory=40 * faces, steps=2 * faces, what="the face tuple")
     return _face_tuples(counts[np.newaxis, :])[0]
 
 

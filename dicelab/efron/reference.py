@@ -76,7 +76,7 @@ def paper_max_sum_walks(weights, allowed, M: int) -> tuple[int | None, list[tupl
         "M",
         M,
         memory=16 * n * n + 120 * max(M - 2, 0) * n,  # Z and the argmax lists of every step
-        steps=n * max(M - 2, 0) * (n * n + PY_STEP * 10 * n),  # per start and step: Z, then row by row
+        steps=n * max(M - 2, 0) * (2 * n * n + PY_STEP * 30 * n),  # per start and step: Z, then row by row
         what=f"the recursion from each of {n} starts",
     )
     penalty = -M * top  # one forbidden step makes the sum negative

@@ -24,7 +24,7 @@ from fractions import Fraction
 import numpy as np
 
 from dicelab._checks import check_cost, check_int, check_optional_int, check_sequence
-from dicelab.efron._args import PY_STEP, int_array
+from dicelab.efron._args import PY_STEP, VECTOR_STEP, int_array
 from dicelab.efron.dice import _count_matrix
 
 __all__ = ["wins_matrix", "p_beats", "strict_min_wins", "allowed_edges"]
@@ -58,7 +58,13 @@ def wins_matrix(dice) -> np.ndarray:
     """
     D = _count_matrix(dice)
     N, L = D.shape
-    check_cost("dice", f"{N} dice", memory=8 * N * N + 24 * N * L, steps=N * N * L, what="the wins matrix")
+    check_cost(
+        "dice",
+        f"{N} dice",
+        memory=8 * N * N + 24 * N * L,
+        steps=VECTOR_STEP * N * N * L,
+        what="the wins matrix",
+    )
     below = np.cumsum(D, axis=1) - D  # E: faces strictly below each label
     return D @ below.T
 
