@@ -210,3 +210,12 @@ def test_standard_game_threshold_agrees_with_its_distribution():
     assert win.value > expected.cumsum()[8] + 0.01
     assert float(expected @ np.arange(p.size)) == pytest.approx(win.expected.expected_points, rel=1e-11)
     assert math.isclose(win.expected_points, float(p @ np.arange(p.size)))
+
+
+def test_lowest_utility_of_float_distributions_never_rises():
+    # a float distribution sums to 1 only within rounding: 1 - (its cumulative sum) can dip below
+    # 0 in the far tail, and an even power of it makes u rise there
+    dist = badg.points_distribution(badg.solve())  # sums to 1 + 2.2e-16
+    for opponents in (1, 2, 3, 4):
+        u = badg.lowest_utility([dist] * opponents)
+        assert all(a >= b for a, b in zip(u, u[1:], strict=False)), opponents

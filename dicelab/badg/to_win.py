@@ -181,7 +181,7 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
         poly = [Fraction(1)]  # poly[j]: P(no opponent below x, exactly j of them at x)
         for q in dists:
             at = q[x] if x < len(q) else Fraction(0)
-            above = 1 - sum(q[: x + 1], Fraction(0))
+            above = sum(q[x + 1 :], Fraction(0))  # the tail itself: never below 0, never rising
             poly = [a * above + (poly[j - 1] * at if j else 0) for j, a in enumerate([*poly, Fraction(0)])]
         u.append(sum((p * share(j) for j, p in enumerate(poly)), Fraction(0)))
     return tuple(u)
