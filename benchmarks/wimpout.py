@@ -11,6 +11,7 @@ import sys
 from _timing import timed
 
 from dicelab import wimpout
+from dicelab.wimpout.play import _plain_float_iteration
 
 
 def cold(fn):
@@ -27,28 +28,6 @@ def everything():
     dist = wimpout.initial_roll_distribution()  # Table 2 from all 7,776 rolls
     chain = wimpout.markov_chain()  # Table 6 by enumeration, then exact N, B, t
     return dist, chain, wimpout.expected_turn_score()
-
-
-def naive_turn(top: int = 1500) -> float:
-    """The best turn's expected points by plain float value iteration over (state, points up to
-    ``top``), from the top down, with no cap theory: what the exact solver is measured against."""
-    states, V = wimpout.turn_states(), {}
-    endings = (wimpout.WIMPOUT, wimpout.AUTO_WIN, wimpout.AUTO_LOSE)
-
-    def value(nxt, q):
-        if nxt in endings:
-            return 0.0
-        return V.get((nxt, q), float(q) if isinstance(nxt, wimpout.Choice) else 0.0)
-
-    for p in range(top - 5, -1, -5):
-        for s in states:
-            out = wimpout.turn_outcomes(s)
-            rest = sum(n * value(nxt, p + g) for (nxt, g), n in out.items() if (nxt, g) != (s, 0))
-            repeat, x = out.get((s, 0), 0), 0.0
-            for _ in range(400):
-                x = (rest + repeat * x) / 6**s.n_dice
-            V[s, p] = max(x, p) if isinstance(s, wimpout.Choice) else x
-    return V[wimpout.ROLL_5, 0]
 
 
 def main(argv=None) -> int:
@@ -72,7 +51,7 @@ def main(argv=None) -> int:
     print(f"10^5 turns played with real dice (pure Python): {t_dice:.2f} s")
     t_turn_cold, _ = timed(cold(wimpout.play_for_points), args.repeat)
     t_turn, best = timed(wimpout.play_for_points, args.repeat)
-    t_naive, naive = timed(naive_turn, max(1, min(3, args.repeat)))
+    t_naive, naive = timed(_plain_float_iteration, max(1, min(3, args.repeat)))
     print(
         f"the best turn for points, exact: median {t_turn:.3f} s ({t_turn_cold:.3f} s with the roll tables "
         f"built); plain float iteration to 1,500 points: {t_naive:.2f} s, ratio {t_naive / t_turn:.1f}x; "

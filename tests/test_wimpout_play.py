@@ -40,25 +40,8 @@ def test_doubling_the_cap_changes_nothing():
 
 
 def test_an_independent_float_iteration_agrees():
-    # floats, no cap theory: points up to 1,500, above which a choice banks and a forced state
-    # is worth nothing; levels from the top down, a repeated roll iterated to its fixed point
-    states, top = wimpout.turn_states(), 1500
-    V = {}
-
-    def value(nxt, q):
-        if nxt in play._ENDINGS:
-            return 0.0
-        return V.get((nxt, q), float(q) if isinstance(nxt, wimpout.Choice) else 0.0)
-
-    for p in range(top - 5, -1, -5):
-        for s in states:
-            out = wimpout.turn_outcomes(s)
-            rest = sum(n * value(nxt, p + g) for (nxt, g), n in out.items() if (nxt, g) != (s, 0))
-            repeat, x = out.get((s, 0), 0), 0.0
-            for _ in range(400):
-                x = (rest + repeat * x) / 6**s.n_dice
-            V[s, p] = max(x, p) if isinstance(s, wimpout.Choice) else x
-    assert V[wimpout.ROLL_5, 0] == pytest.approx(float(BEST.value), abs=1e-7)  # truncation ~1e-8
+    # floats, no cap theory, levels from the top down to 1,500 points
+    assert play._plain_float_iteration(1500) == pytest.approx(float(BEST.value), abs=1e-7)
 
 
 def test_the_opening_rule_rolls_on_until_35():
