@@ -215,6 +215,8 @@ def check_form(what, value, form) -> None:
     dicelab.homework.AnswerError: P(B > C) should be an exact fraction; you gave a float (0.6667). Use ...
     """
     what = _name(what)
+    if not (isinstance(form, str) and form in ("exact", "number", "text", "truth") or isinstance(form, dict)):
+        raise ValueError(f"form must be what form_of returns, got {form!r}")
     if _missing(value):
         raise AnswerError(f"{what}: no answer yet (replace the ... by your answer)")
     if form == "exact":

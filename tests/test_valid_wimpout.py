@@ -206,6 +206,6 @@ def test_a_turn_in_the_explorer(seed):
         roll += (wimpout.BLACK_FACES[rng.integers(6)],) if s.black else ()
         text = " ".join(str(f) for f in roll)
         turn = explore.wimpout_roll(turn, text if rng.random() < 0.5 else roll)
-        again = explore.WimpoutTurn(turn.state, turn.face, turn.points, list(turn.rolls))
+        again = explore.WimpoutTurn(turn.state, turn.face, turn.points, list(turn.rolls), turn.free)
         assert turn.points >= 0 and again == turn
     assert set(explore.finish_chances(turn.state)) == ENDINGS

@@ -299,10 +299,10 @@ class TurnPolicy:
         points = check_int("points", points, 0)
         if points % 5:
             raise ValueError(f"points: a turn's points are a multiple of 5, got {points}")
+        if not isinstance(s, Choice | State) or not (s in _ENDINGS or s in self._values):
+            raise ValueError(f"s must be one of turn_states(), or an ending, got {s!r}")
         if s in _ENDINGS:
             return Fraction(0)
-        if not isinstance(s, Choice | State) or s not in self._values:
-            raise ValueError(f"s must be one of turn_states(), got {s!r}")
         if points >= self.cap:
             b, g = self._values[s]["linear"]
             return Fraction(points) if isinstance(s, Choice) else b * points + g
