@@ -57,8 +57,12 @@ def use_style() -> None:
     mpl.rcParams.update(STYLE)
 
 
-def save_figure(fig, name: str) -> Path:
+def save_figure(fig, name: str, *, alt: str | None = None) -> Path:
     """Save ``fig`` as ``figures/<name>.png`` and return the path.
+
+    ``alt`` is the figure's text alternative: one or more sentences saying what the figure shows
+    (what a reader who cannot see it needs), written where the figure is made. It is stored in the
+    PNG's ``Description`` field.
 
     ``name`` is a plain file stem (letters, digits, ``_``, ``-``, ``.``), e.g.
     ``"01_efron_dice_graph"``; the notebook number as prefix keeps figures sorted.
@@ -74,8 +78,11 @@ def save_figure(fig, name: str) -> Path:
         raise ValueError(f"name must be at most {MAX_NAME} characters (a file name's limit), got {len(name)}")
     if not isinstance(fig, Figure):
         raise TypeError(f"fig must be a matplotlib Figure, got {fig!r}")
+    if alt is not None and (not isinstance(alt, str) or len(alt.strip()) < 20 or alt.strip().endswith(".png")):
+        raise ValueError(f"alt must be a sentence (20 characters or more) saying what the figure shows, got {alt!r:.80}")
     path = output_dir("figures") / f"{name}.png"
-    return atomic_write(path, lambda tmp: fig.savefig(tmp, metadata={"Software": None}))
+    metadata = {"Software": None} | ({"Description": " ".join(alt.split())} if alt else {})
+    return atomic_write(path, lambda tmp: fig.savefig(tmp, metadata=metadata))
 
 
 # Pip positions on a unit face, for the values 1..6 (0 is a blank face).
