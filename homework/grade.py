@@ -29,6 +29,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("dicelab_homework_build", ROOT / "homework" / "build.py")
 _build = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = _build  # its dataclasses (and worker processes) look the module up by name
 _spec.loader.exec_module(_build)
 BUILD, HOMEWORK, OTTER, chapters = _build.BUILD, _build.HOMEWORK, _build.OTTER, _build.chapters
 
