@@ -123,6 +123,9 @@ try:
     client.execute()
 except Exception as err:  # a dead kernel or a cell over its time: the answers so far still count
     print(f"dicelab-grade: {type(err).__name__}: {str(err).strip().splitlines()[0][:300]}", file=sys.stderr)
+stopped = sum(o.get("ename") == "KeyboardInterrupt" for c in nb.cells for o in c.get("outputs", []))
+if stopped:
+    print(f"dicelab-grade: {stopped} cell(s) stopped at the {sys.argv[1]} s limit of a cell", file=sys.stderr)
 nbformat.write(nb, "executed.ipynb")
 '''
 

@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = "01_efron_dice"
-CELL_SECONDS = 20
+CELL_SECONDS = 60  # the worked solutions need a few seconds a cell; a busy machine more
 MAKE = ["make", "-s", "--no-print-directory", "-C", str(ROOT)]
 
 
@@ -116,7 +116,7 @@ def test_make_grade_scores_honest_work_and_nothing_else(build, tmp_path):
     assert total["honest"] == full > 0
     careless = {r["question"]: int(r["score"]) for r in auto if r["submission"].startswith("careless/")}
     assert careless["q1_1"] == 0 and careless["q1_8"] > 0  # the float loses; the moved answer counts
-    assert sum(careless.values()) == full - 1
+    assert sum(careless.values()) == full - 1, [r for r in auto if r["submission"].startswith("careless/")]
     for name in ("blank", "patch", "reader", "liar", "writer", "looper", "hog", "crash"):
         assert total[name] == 0, (name, [r for r in auto if r["submission"].startswith(name + "/")])
     notes = {name: " ".join(r["note"] for r in auto if r["submission"].startswith(name + "/")) for name in paths}
