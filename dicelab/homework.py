@@ -332,6 +332,11 @@ def check_form(what, value, form) -> None:
             raise AnswerError(f"{what} should have {len(form['list'])} items; yours has {len(value)}")
         for k, (item, sub) in enumerate(zip(value, form["list"], strict=True)):
             check_form(f"{what}[{k}]", item, sub)
+    elif isinstance(form, dict) and "list_of" in form:
+        if not isinstance(value, list | tuple | np.ndarray):
+            raise AnswerError(f"{what} should be a list; you gave {_describe(value)}")
+        for k, item in enumerate(value):
+            check_form(f"{what}[{k}]", item, form["list_of"])
     elif isinstance(form, dict) and "set" in form:
         if not isinstance(value, set | frozenset | list | tuple):
             raise AnswerError(f"{what} should be a set; you gave {_describe(value)}")
