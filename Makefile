@@ -46,16 +46,25 @@ test: $(STAMP)
 
 # Homework: per chapter with a spec homework/NN_name.yml, a student notebook and an Otter-Grader
 # autograder, built from the worked solutions into homework/_build/ (git-ignored).
+# HOMEWORK_BUILD: where (homework/_build); CHAPTERS: which, e.g. CHAPTERS=01_efron_dice (all by default).
+HOMEWORK_BUILD ?= homework/_build
+CHAPTERS ?=
 homework: $(STAMP)
-	$(BIN)/python homework/build.py
+	$(BIN)/python homework/build.py --out "$(HOMEWORK_BUILD)" $(CHAPTERS)
 
 # Grade a folder of student notebooks into a CSV of scores per exercise (SUBMISSIONS=folder,
-# GRADES=grades.csv): `otter run` with each chapter's autograder, no Docker.
+# GRADES=grades.csv): each notebook runs in a bubblewrap sandbox (homework/sandbox.py; installed with
+# apt-get when run as root and missing), its answers are compared here with the keys it never sees.
+# GRADE_FLAGS passes e.g. --cell-seconds 60 --notebook-seconds 300 --jobs 2.
 SUBMISSIONS ?= submissions
 GRADES ?= grades.csv
+GRADE_FLAGS ?=
 grade: $(STAMP)
-	@test -d homework/_build || { echo "run make homework first"; exit 1; }
-	$(BIN)/python homework/grade.py "$(SUBMISSIONS)" --out "$(GRADES)"
+	@test -d "$(HOMEWORK_BUILD)" || { echo "run make homework first"; exit 1; }
+	@command -v bwrap >/dev/null || \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y bubblewrap; \
+	  else echo "make grade needs bubblewrap: sudo apt-get install bubblewrap"; exit 1; fi
+	$(BIN)/python homework/grade.py "$(SUBMISSIONS)" --out "$(GRADES)" --build "$(HOMEWORK_BUILD)" $(GRADE_FLAGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check dicelab tests benchmarks notebooks homework

@@ -20,15 +20,17 @@ The answer key travels in the generated tests as JSON: :func:`encode` writes a c
 
 from __future__ import annotations
 
+import ast
 import json
 import math
+import re
 import numbers
 from fractions import Fraction
 
 import numpy as np
 import sympy as sp
 
-__all__ = ["AnswerError", "check_answer", "check_form", "decode", "encode", "form_of"]
+__all__ = ["AnswerError", "check_answer", "check_form", "decode", "decode_untrusted", "encode", "form_of"]
 
 KINDS = ("exact", "sympy", "number", "dict", "list", "tuple", "set")  # the tags encode writes
 NUMBER_TOLERANCE = 1e-9  # relative, for answers the worked solution computes in floating point
@@ -177,6 +179,91 @@ def decode(data):
     raise ValueError(f"data must be what encode writes, got {data!r}")
 
 
+# --------------------------------------------------------------------------- answers as untrusted data
+_RATIONAL = re.compile(r"-?\d{1,400}(/\d{1,400})?")
+_SREPR_CALLS = {"Integer": sp.Integer, "Rational": sp.Rational, "Add": sp.Add, "Mul": sp.Mul, "Pow": sp.Pow}
+_SREPR_ATOMS = {"Half": sp.S.Half, "One": sp.S.One, "Zero": sp.S.Zero, "NegativeOne": sp.S.NegativeOne,
+                "Pi": sp.pi, "Exp1": sp.E}
+MAX_DEPTH = 20  # nesting of containers and expressions in an answer
+MAX_ITEMS = 10_000  # items of one container
+
+
+def _srepr(text: str):
+    """An exact SymPy number from its ``srepr``, built from a short list of constructors only
+    (integers, rationals, sums, products, powers with small exponents, pi and e): no ``eval``."""
+    def build(node, depth):
+        if depth > MAX_DEPTH:
+            raise ValueError("nested too deeply")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            maker = _SREPR_CALLS.get(node.func.id)
+            if maker is None:
+                raise ValueError(f"{node.func.id} is not an exact number's part")
+            if maker in (sp.Integer, sp.Rational):
+                if not all(isinstance(a, ast.Constant) and type(a.value) is int and abs(a.value) < 10**400
+                           for a in node.args) or not 1 <= len(node.args) <= 2:
+                    raise ValueError("an integer or rational of plain integers")
+                return maker(*(a.value for a in node.args))
+            args = [build(a, depth + 1) for a in node.args]
+            if maker is sp.Pow and (len(args) != 2 or not args[1].is_Rational or abs(args[1]) > 1000):
+                raise ValueError("a power with a rational exponent of at most 1000")
+            return maker(*args)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SREPR_ATOMS:
+            if node.args or node.keywords:
+                raise ValueError("a constant takes no arguments")
+            return _SREPR_ATOMS[node.func.id]
+        raise ValueError("not an exact number")
+
+    if not isinstance(text, str) or len(text) > 20_000:
+        raise ValueError("an exact number's srepr, at most 20,000 characters")
+    return build(ast.parse(text, mode="eval").body, 0)
+
+
+def decode_untrusted(data, depth: int = 0):
+    """The value of an answer exported from a student's notebook, as plain data.
+
+    Like :func:`decode`, but for data a student's kernel wrote: only plain values are built
+    (``int``, ``str``, ``bool``, ``float``, exact ``sympy`` numbers and containers of them), no code is
+    evaluated (an exact number that is not a fraction is rebuilt by :func:`_srepr`), and sizes are
+    bounded. Anything else raises ``ValueError``.
+
+    >>> decode_untrusted({"exact": "4/9"})
+    4/9
+    >>> decode_untrusted({"sympy": "__import__('os').system('true')"})
+    Traceback (most recent call last):
+    ...
+    ValueError: not an exact number
+    """
+    if depth > MAX_DEPTH:
+        raise ValueError("nested too deeply")
+    if data is None or isinstance(data, bool) or (isinstance(data, int) and abs(data) < 10**400):
+        return data
+    if isinstance(data, str):
+        if len(data) > 10_000:
+            raise ValueError("a text of at most 10,000 characters")
+        return data
+    if not (isinstance(data, dict) and len(data) == 1):
+        raise ValueError("not an exported answer")
+    (kind, body), = data.items()
+    if kind == "exact" and isinstance(body, str) and _RATIONAL.fullmatch(body):
+        return sp.Rational(body)
+    if kind == "sympy":
+        return _srepr(body)
+    if kind == "number" and isinstance(body, int | float) and not isinstance(body, bool):
+        if not math.isfinite(body):
+            raise ValueError("a finite number")
+        return float(body)
+    if kind in ("dict", "list", "tuple", "set") and isinstance(body, list) and len(body) <= MAX_ITEMS:
+        if kind == "dict":
+            if not all(isinstance(kv, list) and len(kv) == 2 for kv in body):
+                raise ValueError("a dict as [key, value] pairs")
+            return {_unhashable(decode_untrusted(k, depth + 1)): decode_untrusted(v, depth + 1) for k, v in body}
+        items = [decode_untrusted(v, depth + 1) for v in body]
+        if kind == "set":
+            return {_unhashable(v) for v in items}
+        return tuple(items) if kind == "tuple" else items
+    raise ValueError("not an exported answer")
+
+
 # --------------------------------------------------------------------------- forms (public tests)
 def form_of(expected):
     """The kind of answer ``expected`` is, without its value: what a public test may tell.
@@ -245,6 +332,11 @@ def check_form(what, value, form) -> None:
             raise AnswerError(f"{what} should have {len(form['list'])} items; yours has {len(value)}")
         for k, (item, sub) in enumerate(zip(value, form["list"], strict=True)):
             check_form(f"{what}[{k}]", item, sub)
+    elif isinstance(form, dict) and "list_of" in form:
+        if not isinstance(value, list | tuple | np.ndarray):
+            raise AnswerError(f"{what} should be a list; you gave {_describe(value)}")
+        for k, item in enumerate(value):
+            check_form(f"{what}[{k}]", item, form["list_of"])
     elif isinstance(form, dict) and "set" in form:
         if not isinstance(value, set | frozenset | list | tuple):
             raise AnswerError(f"{what} should be a set; you gave {_describe(value)}")

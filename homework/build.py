@@ -218,9 +218,24 @@ def answer_prompt(entry: dict, key: dict) -> str:
 
     lines = ["**Your answer.** Work in the code cell below, then assign:", ""]
     for variable, answer in entry["answers"].items():
-        form = form_of(decode(key[variable]))
+        form = public_form(form_of(decode(key[variable])))
         lines.append(f"* `{variable}`: {answer['what']} ({describe_form(form)})")
     return "\n".join(lines)
+
+
+def public_form(form):
+    """The form a student is told: a list whose items share one form says so without its length, a
+    set without its size (how many items there are is part of the answer)."""
+    if isinstance(form, dict) and "list" in form:
+        inner = {json.dumps(f) for f in form["list"]}
+        if len(inner) == 1:
+            return {"list_of": public_form(form["list"][0])}
+        return {"list": [public_form(f) for f in form["list"]]}
+    if isinstance(form, dict) and "set" in form:
+        return {"set": None}
+    if isinstance(form, dict) and "dict" in form:
+        return {"dict": [[k, public_form(f)] for k, f in form["dict"]]}
+    return form
 
 
 def describe_form(form) -> str:
@@ -240,8 +255,10 @@ def describe_form(form) -> str:
     if "list" in form:
         inner = {json.dumps(f) for f in form["list"]}
         what = describe_form(json.loads(inner.pop())) if len(inner) == 1 else "its value"
-        return f"a list of {len(form['list'])} items, each {what}"
-    return f"a set of {form['set']} items"
+        return f"a list, each item {what}"
+    if "list_of" in form:
+        return f"a list, each item {describe_form(form['list_of'])}"
+    return "a set"
 
 
 def master_notebook(name: str, setup: list[str], exercises: dict[str, Exercise], spec: dict, key: dict):
@@ -294,7 +311,7 @@ def master_notebook(name: str, setup: list[str], exercises: dict[str, Exercise],
         binding = "\n".join(f"{v} = {a['value']}  # SOLUTION" for v, a in entry["answers"].items())
         cells += solution_block(ex, prose=not entry.get("written"), extra=code(binding))
         cells.append(raw("# BEGIN TESTS"))
-        public = [f"check_form({a['what']!r}, {v}, {form_of(decode(key[v]))!r})"
+        public = [f"check_form({a['what']!r}, {v}, {public_form(form_of(decode(key[v])))!r})"
                   for v, a in entry["answers"].items()]
         hidden = [f"check_answer({a['what']!r}, {v}, {key[v]!r})"
                   for v, a in entry["answers"].items()]

@@ -1,0 +1,147 @@
+"""Grading as a teacher runs it: `make homework` and `make grade` in a subprocess, on a folder of
+honest, blank, careless and cheating submissions of Chapter 1's homework.
+
+Each attack is one notebook; each must score 0 on what it touched, with a note in the CSV, and
+change nobody else's grade. A notebook that loops forever is stopped by the cell time limit.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTER = "01_efron_dice"
+CELL_SECONDS = 60  # the worked solutions need a few seconds a cell; a busy machine more
+MAKE = ["make", "-s", "--no-print-directory", "-C", str(ROOT)]
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("homework") / "_build"
+    run = subprocess.run([*MAKE, "homework", f"HOMEWORK_BUILD={out}", f"CHAPTERS={CHAPTER}"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return out
+
+
+def _student(build: Path):
+    return nbformat.read(build / CHAPTER / "dist" / "student" / f"{CHAPTER}_homework.ipynb", as_version=4)
+
+
+def _teacher(build: Path):
+    return nbformat.read(build / CHAPTER / "dist" / "autograder" / f"{CHAPTER}_homework.ipynb", as_version=4)
+
+
+def _first_answer_cell(nb) -> int:
+    return next(k for k, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith("p_B_beats_C"))
+
+
+def _with_cell(nb, code: str, at: int | None = None):
+    at = _first_answer_cell(nb) if at is None else at
+    nb.cells.insert(at, nbformat.v4.new_code_cell(code))
+    return nb
+
+
+def _submissions(build: Path, folder: Path, victim: Path, grades: Path) -> dict[str, Path]:
+    key = json.loads((build / CHAPTER / "key.json").read_text())
+    teacher = _teacher(build)
+    careless = _teacher(build)
+    k = next(k for k, c in enumerate(careless.cells) if c.source.startswith("p_B_beats_C ="))
+    careless.cells[k].source = "p_B_beats_C = 2 / 3  # a float for an exact answer"
+    moved = next(k for k, c in enumerate(careless.cells) if c.source.startswith("sets_of_three ="))
+    cell = careless.cells.pop(moved)
+    careless.cells.append(cell)  # the answer assigned at the very end, below its check cell
+    attacks = {
+        "patch": "import dicelab.homework as h\nh.check_answer = h.check_form = lambda *a, **k: None\n"
+                 "import otter\notter.Notebook.check = lambda *a, **k: None",
+        "reader": "import dicelab, json, pathlib\n"
+                  f"for p in [pathlib.Path({str(build)!r}), pathlib.Path(dicelab.__file__).parents[1] / 'homework']:\n"
+                  "    for f in p.rglob('key.json'):\n"
+                  "        globals().update({k: v for k, v in json.loads(f.read_text()).items()})",
+        "liar": "import sympy as sp\nclass Liar(sp.Rational):\n"
+                "    def __eq__(self, other): return True\n"
+                "    def __ne__(self, other): return False\n"
+                f"for name in {list(key)!r}:\n    globals()[name] = Liar(1, 3)",
+        "writer": f"import subprocess, pathlib\ntry:\n    pathlib.Path({str(victim)!r}).write_text('{{}}')\n"
+                  "except OSError:\n    pass\n"
+                  f"subprocess.Popen(['sh', '-c', 'sleep 5; echo forged > {grades}'], start_new_session=True)",
+        "looper": "while True:\n    pass",
+        "hog": "memory = bytearray(64 * 2**30)",
+        "crash": "import os\nos._exit(1)",
+    }
+    found = {"honest": teacher, "blank": _student(build), "careless": careless}
+    for name, code in attacks.items():
+        found[name] = _with_cell(_student(build), code)  # the answers left as `...` after it
+    paths = {}
+    for name, nb in found.items():
+        path = folder / name / f"{CHAPTER}_homework.ipynb"
+        path.parent.mkdir(parents=True)
+        nbformat.write(nb, path)
+        paths[name] = path
+    return paths
+
+
+def test_make_grade_scores_honest_work_and_nothing_else(build, tmp_path):
+    folder = tmp_path / "submissions"
+    grades = tmp_path / "grades.csv"
+    victim = folder / "honest" / f"{CHAPTER}_homework.ipynb"
+    paths = _submissions(build, folder, victim, grades)
+    before = victim.read_bytes()
+    start = time.monotonic()
+    run = subprocess.run(
+        [*MAKE, "grade", f"SUBMISSIONS={folder}", f"GRADES={grades}", f"HOMEWORK_BUILD={build}",
+         f"GRADE_FLAGS=--cell-seconds {CELL_SECONDS} --notebook-seconds 240 --jobs 2"],
+        capture_output=True, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    elapsed = time.monotonic() - start
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    time.sleep(6)  # longer than the detached process would have waited
+    assert victim.read_bytes() == before
+    with grades.open() as f:
+        rows = list(csv.DictReader(f))
+    assert {r["submission"].split("/")[0] for r in rows} == set(paths)
+    auto = [r for r in rows if r["graded"] == "auto"]
+    total = {name: sum(int(r["score"]) for r in auto if r["submission"].startswith(name + "/")) for name in paths}
+    full = sum(int(r["max_score"]) for r in auto if r["submission"].startswith("honest/"))
+    assert total["honest"] == full > 0
+    careless = {r["question"]: int(r["score"]) for r in auto if r["submission"].startswith("careless/")}
+    assert careless["q1_1"] == 0 and careless["q1_8"] > 0  # the float loses; the moved answer counts
+    assert sum(careless.values()) == full - 1, [r for r in auto if r["submission"].startswith("careless/")]
+    for name in ("blank", "patch", "reader", "liar", "writer", "looper", "hog", "crash"):
+        assert total[name] == 0, (name, [r for r in auto if r["submission"].startswith(name + "/")])
+    notes = {name: " ".join(r["note"] for r in auto if r["submission"].startswith(name + "/")) for name in paths}
+    assert "stopped" in notes["looper"] or "Timeout" in notes["looper"] or "timed out" in notes["looper"]
+    assert "float" in notes["careless"]
+    assert elapsed < 600, elapsed
+    assert "forged" not in grades.read_text()
+
+
+def test_grading_refuses_without_a_build(tmp_path):
+    (tmp_path / "subs").mkdir()
+    run = subprocess.run([*MAKE, "grade", f"SUBMISSIONS={tmp_path / 'subs'}",
+                          f"HOMEWORK_BUILD={tmp_path / 'nothing'}"], capture_output=True, text=True)
+    assert run.returncode != 0 and "make homework" in run.stdout + run.stderr
+
+
+def test_a_notebook_is_found_by_its_content(build, tmp_path):
+    sys.path.insert(0, str(ROOT / "homework"))
+    try:
+        import grade
+    finally:
+        sys.path.remove(str(ROOT / "homework"))
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    shutil.copy(build / CHAPTER / "dist" / "student" / f"{CHAPTER}_homework.ipynb", folder / "mine.ipynb")
+    (folder / "other.ipynb").write_text(json.dumps(nbformat.v4.new_notebook()))
+    found = grade.find(folder, grade.chapters())
+    assert found == [(folder / "mine.ipynb", CHAPTER)]
