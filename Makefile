@@ -24,15 +24,17 @@ $(STAMP): requirements.txt pyproject.toml
 setup: $(STAMP)
 
 # Execute every notebook in place: the canonical run, the only one that refreshes the committed
-# figures/ and results/ (any other run writes to scratch/). Then normalise, so re-runs are byte-identical.
+# figures/ and results/ (any other run writes to scratch/). Then strip and normalise, so re-runs are
+# byte-identical and each notebook is in the form JupyterLab saves it (normalise last: nbstripout
+# drops the "collapsed" field that JupyterLab writes for a folded cell).
 notebooks: $(STAMP)
 	for nb in $(NOTEBOOKS); do \
 	  echo "executing $$nb"; \
 	  DICELAB_CANONICAL=1 $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=3600 "$$nb" || exit 1; \
 	done
-	$(BIN)/python -m dicelab.notebook normalise $(NOTEBOOKS)
 	$(BIN)/nbstripout --keep-output --keep-count $(NOTEBOOKS)
+	$(BIN)/python -m dicelab.notebook normalise $(NOTEBOOKS)
 
 # The claims summary of every notebook, also written into README.md.
 summary: $(STAMP)
