@@ -65,13 +65,16 @@ lint: $(STAMP)
 benchmark: $(STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python "$$b" || exit 1; done
 
-# As root (many containers), JupyterLab needs --allow-root. Saving a notebook drops the live
-# widgets' views (dicelab.notebook.pre_save_hook): playing with the explorers changes no file.
+# JupyterLab on the repository's root, open on the course guide, so that every link between the
+# chapters, solutions/ and the explorers opens. As root (many containers), JupyterLab needs
+# --allow-root. Saving a notebook drops the live widgets' views (dicelab.notebook.pre_save_hook):
+# playing with the explorers changes no file.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root) \
-  --ContentsManager.pre_save_hook=dicelab.notebook.pre_save_hook
+  --ContentsManager.pre_save_hook=dicelab.notebook.pre_save_hook \
+  --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks/00_course_guide.ipynb
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks $(LAB_FLAGS)
+	$(BIN)/jupyter lab $(LAB_FLAGS)
 
 # The course site: the committed, executed notebooks as static HTML in book/_build/html/
 # (nothing is re-executed), readable offline: MathJax is a local copy from the npm registry.
