@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard solutions/*.ipynb))
 export PATH := $(BIN):$(PATH)
 
-.PHONY: all setup notebooks summary test lint benchmark lab clean book test-browser homework grade
+.PHONY: all setup notebooks summary test lint benchmark lab clean book test-browser pdf homework grade
 
 all: notebooks summary
 
@@ -96,11 +96,32 @@ book: $(STAMP) $(MATHJAX)
 	rm -rf book/_build
 	$(BIN)/jupyter-book build . --config book/_config.yml --toc book/_toc.yml --path-output book --all
 
-# Every page of the site in headless Chromium, from disk with no network (tests/browser/).
-test-browser: book
-	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || [ -n "$$CHROMIUM" ] || \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
-	  else echo "make test-browser needs Chromium: sudo apt-get install chromium (or set CHROMIUM)"; exit 1; fi
+# Chromium for the browser test and the PDFs: the system's (apt-get install chromium, run here
+# when root and missing; or CHROMIUM=/path/to/chromium).
+NEED_CHROMIUM = @command -v chromium >/dev/null || command -v chromium-browser >/dev/null || [ -n "$$CHROMIUM" ] || \
+  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+  else echo "$@ needs Chromium: sudo apt-get install chromium (or set CHROMIUM)"; exit 1; fi
+
+# The printable course: one PDF per page of notebooks/ and solutions/, printed from the built site
+# by Chromium (hints and folded cells opened, code wrapped, page numbers) into book/_build/html/pdf/,
+# where each page's ".pdf" download entry leads.
+pdf: book
+	$(NEED_CHROMIUM)
+	$(BIN)/python book/pdf.py
+
+# axe-core, the accessibility checker the browser test runs on every page (WCAG 2.1 A and AA rules),
+# pinned from the npm registry like MathJax.
+AXE_VERSION := 4.14.1
+AXE := book/_vendor/axe/node_modules/axe-core/axe.min.js
+AXE_STAMP := book/_vendor/axe/.axe-core-$(AXE_VERSION)
+
+$(AXE_STAMP):
+	npm install --prefix book/_vendor/axe --no-save --no-package-lock --no-audit --no-fund axe-core@$(AXE_VERSION)
+	touch $@
+
+# Every page of the site in headless Chromium, from disk with no network, its PDF handouts, and
+# the chapters in a real JupyterLab (tests/browser/).
+test-browser: pdf $(AXE_STAMP)
 	$(BIN)/python -m pytest tests/browser -p no:cacheprovider
 
 clean:
