@@ -74,7 +74,8 @@ def main(argv=None) -> int:
             page.goto(page_path.as_uri(), wait_until="load")
             page.evaluate(WAIT_FOR_MATHJAX_JS)
             page.emulate_media(media="print")
-            page.evaluate("() => { window.dispatchEvent(new Event('beforeprint')); }")  # opens every <details>
+            # print.js opens every <details> on the print event
+            page.evaluate("() => { window.dispatchEvent(new Event('beforeprint')); }")
             page.evaluate("document.fonts.ready.then(() => true)")
             page.wait_for_timeout(300)
             target = out / f"{page_path.stem}.pdf"

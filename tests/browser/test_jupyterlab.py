@@ -28,6 +28,7 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -123,7 +124,8 @@ def lab(tmp_path_factory):
                 break
             except OSError:
                 if server.poll() is not None:
-                    pytest.fail(f"JupyterLab stopped: {(root.parent / f'{root.name}.log').read_text()[-2000:]}")
+                    tail = (root.parent / f"{root.name}.log").read_text()[-2000:]
+                    pytest.fail(f"JupyterLab stopped: {tail}")
                 time.sleep(0.5)
         else:
             pytest.fail("JupyterLab did not answer within two minutes")
@@ -143,10 +145,17 @@ def browser():
 
 
 def _api(base: str, path: str, method: str = "GET"):
+    """The server's REST API; a busy server's 500 (a file read while it is written) is asked again."""
     request = urllib.request.Request(f"{base}{path}?token={TOKEN}", method=method)
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        body = answer.read()
-    return json.loads(body) if body else None
+    for attempt in range(5):
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                body = answer.read()
+            return json.loads(body) if body else None
+        except urllib.error.HTTPError as err:
+            if err.code < 500 or attempt == 4:
+                raise
+            time.sleep(1)
 
 
 def shut_down_kernels(base: str) -> None:
@@ -229,7 +238,9 @@ def test_exercises_are_boxes_in_jupyterlab(lab, browser, path):
     page, errors = open_page(browser, f"{base}/lab/tree/{rel}?token={TOKEN}&reset")
     assert page.evaluate(WAIT_IDLE_JS), "the kernel did not start"
     shown = page.evaluate(MARKDOWN_JS)
-    problems = [f"{shown['undrawn']} of {shown['cells']} markdown cells not drawn by MyST"] if shown["undrawn"] else []
+    problems = []
+    if shown["undrawn"]:
+        problems.append(f"{shown['undrawn']} of {shown['cells']} markdown cells not drawn by MyST")
     fences = [line for line in shown["text"].splitlines() if re.match(r"\s*(:::|`{3,}\{)", line)
               or "{admonition}" in line or "{dropdown}" in line]
     problems += [f"MyST markup shown as text: {line.strip()[:80]!r}" for line in fences[:5]]
@@ -262,7 +273,8 @@ def test_open_and_save_in_jupyterlab_changes_nothing(lab, browser, path):
     assert page.evaluate(WAIT_IDLE_JS), "the kernel did not start"
     page.wait_for_timeout(1000)
     dirty = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current.jp-mod-dirty").count()
-    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar [data-command='docmanager:save']").first.click()
+    save = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar [data-command='docmanager:save']"
+    page.locator(save).first.click()
     for _ in range(120):
         if _api(base, f"/api/contents/{rel}")["last_modified"] != before:
             break
@@ -276,6 +288,7 @@ def test_open_and_save_in_jupyterlab_changes_nothing(lab, browser, path):
     if copy.read_bytes() != path.read_bytes():
         import difflib
 
-        diff = difflib.unified_diff(path.read_text().splitlines(), copy.read_text().splitlines(), lineterm="", n=1)
+        diff = difflib.unified_diff(path.read_text().splitlines(), copy.read_text().splitlines(),
+                                    lineterm="", n=1)
         pytest.fail(f"{rel} saved by JupyterLab differs (run `python -m dicelab.notebook normalise`):\n"
                     + "\n".join(list(diff)[:30]))
