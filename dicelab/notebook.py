@@ -323,6 +323,7 @@ def notebook_text(notebook: dict) -> str:
     """
     import nbformat
 
+    _check_notebook(notebook)
     text = nbformat.writes(nbformat.from_dict(notebook), version=nbformat.NO_CONVERT)
     return text if text.endswith("\n") else text + "\n"
 
