@@ -1,7 +1,8 @@
 # dicelab -- `make` reproduces everything, `make test` checks everything, `make lab` opens JupyterLab.
 # Only Python 3.11 and pip are needed: the first run creates .venv/ and installs requirements.txt.
-# `make book` builds the course site (also needs npm, for a local MathJax); `make test-browser`
-# checks it in headless Chromium (installed with apt-get when run as root and missing). `make homework`
+# `make book` builds the course site (also needs npm, for a local MathJax); `make pdf` prints it, one
+# PDF per chapter and solutions; `make test-browser` checks the site, its PDFs and the chapters in
+# JupyterLab in headless Chromium (installed with apt-get when run as root and missing). `make homework`
 # builds the homework notebooks and autograders; `make grade SUBMISSIONS=folder` grades them into a CSV.
 
 PYTHON ?= python3
