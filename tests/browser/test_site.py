@@ -48,8 +48,11 @@ WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 # An alt that only names a file: a path, or a name ending in an image's extension, or a bare hash.
 FILE_NAME_ALT = re.compile(r"(^\S*/\S*$)|(\.(png|jpe?g|gif|svg|webp)\s*$)|(^[0-9a-f]{16,}$)", re.I)
 
+# preload: false - axe would fetch each stylesheet again by XMLHttpRequest, which a file:// page refuses
+# (its one rule that reads them, css-orientation-lock, then reads the live style sheets only).
 AXE_JS = """async (tags) => {
-  const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations'],
+                                          preload: false});
   return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
                                       nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3),
                                       count: v.nodes.length}));
