@@ -392,7 +392,14 @@ def _check_notebook(notebook) -> None:
 def normalise(notebook: dict) -> int:
     """Everything ``python -m dicelab.notebook normalise`` does to one notebook read as JSON, in
     place: merge split streams, drop live-widget state, fold the cells by role and put the
-    notebook in JupyterLab's save form. Returns how many things changed."""
+    notebook in JupyterLab's save form. Returns how many things changed.
+
+    >>> nb = {"metadata": {}, "cells": [{"cell_type": "code", "metadata": {"tags": ["audit"]}}]}
+    >>> normalise(nb), nb["cells"][0]["metadata"]["collapsed"]
+    (2, True)
+    >>> normalise(nb)
+    0
+    """
     changed = merge_streams(notebook) + drop_widget_state(notebook) + fold_cells(notebook)
     return changed + jupyterlab_form(notebook)
 
