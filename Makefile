@@ -1,7 +1,8 @@
 # dicelab -- `make` reproduces everything, `make test` checks everything, `make lab` opens JupyterLab.
 # Only Python 3.11 and pip are needed: the first run creates .venv/ and installs requirements.txt.
-# `make book` builds the course site (also needs npm, for a local MathJax); `make test-browser`
-# checks it in headless Chromium (installed with apt-get when run as root and missing). `make homework`
+# `make book` builds the course site (also needs npm, for a local MathJax); `make pdf` prints it, one
+# PDF per chapter and solutions; `make test-browser` checks the site, its PDFs and the chapters in
+# JupyterLab in headless Chromium (installed with apt-get when run as root and missing). `make homework`
 # builds the homework notebooks and autograders; `make grade SUBMISSIONS=folder` grades them into a CSV.
 
 PYTHON ?= python3
@@ -11,7 +12,7 @@ STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard solutions/*.ipynb))
 export PATH := $(BIN):$(PATH)
 
-.PHONY: all setup notebooks summary test lint benchmark lab clean book test-browser homework grade
+.PHONY: all setup notebooks summary test lint benchmark lab clean book test-browser pdf homework grade
 
 all: notebooks summary
 
@@ -24,15 +25,17 @@ $(STAMP): requirements.txt pyproject.toml
 setup: $(STAMP)
 
 # Execute every notebook in place: the canonical run, the only one that refreshes the committed
-# figures/ and results/ (any other run writes to scratch/). Then normalise, so re-runs are byte-identical.
+# figures/ and results/ (any other run writes to scratch/). Then strip and normalise, so re-runs are
+# byte-identical and each notebook is in the form JupyterLab saves it (normalise last: nbstripout
+# drops the "collapsed" field that JupyterLab writes for a folded cell).
 notebooks: $(STAMP)
 	for nb in $(NOTEBOOKS); do \
 	  echo "executing $$nb"; \
 	  DICELAB_CANONICAL=1 $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	    --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=3600 "$$nb" || exit 1; \
 	done
-	$(BIN)/python -m dicelab.notebook normalise $(NOTEBOOKS)
 	$(BIN)/nbstripout --keep-output --keep-count $(NOTEBOOKS)
+	$(BIN)/python -m dicelab.notebook normalise $(NOTEBOOKS)
 
 # The claims summary of every notebook, also written into README.md.
 summary: $(STAMP)
@@ -72,13 +75,16 @@ lint: $(STAMP)
 benchmark: $(STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python "$$b" || exit 1; done
 
-# As root (many containers), JupyterLab needs --allow-root. Saving a notebook drops the live
-# widgets' views (dicelab.notebook.pre_save_hook): playing with the explorers changes no file.
+# JupyterLab on the repository's root, open on the course guide, so that every link between the
+# chapters, solutions/ and the explorers opens. As root (many containers), JupyterLab needs
+# --allow-root. Saving a notebook drops the live widgets' views (dicelab.notebook.pre_save_hook):
+# playing with the explorers changes no file.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root) \
-  --ContentsManager.pre_save_hook=dicelab.notebook.pre_save_hook
+  --ContentsManager.pre_save_hook=dicelab.notebook.pre_save_hook \
+  --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks/00_course_guide.ipynb
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks $(LAB_FLAGS)
+	$(BIN)/jupyter lab $(LAB_FLAGS)
 
 # The course site: the committed, executed notebooks as static HTML in book/_build/html/
 # (nothing is re-executed), readable offline: MathJax is a local copy from the npm registry.
@@ -100,11 +106,32 @@ book: $(STAMP) $(MATHJAX)
 	rm -rf book/_build
 	$(BIN)/jupyter-book build . --config book/_config.yml --toc book/_toc.yml --path-output book --all
 
-# Every page of the site in headless Chromium, from disk with no network (tests/browser/).
-test-browser: book
-	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || [ -n "$$CHROMIUM" ] || \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
-	  else echo "make test-browser needs Chromium: sudo apt-get install chromium (or set CHROMIUM)"; exit 1; fi
+# Chromium for the browser test and the PDFs: the system's (apt-get install chromium, run here
+# when root and missing; or CHROMIUM=/path/to/chromium).
+NEED_CHROMIUM = @command -v chromium >/dev/null || command -v chromium-browser >/dev/null || [ -n "$$CHROMIUM" ] || \
+  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+  else echo "$@ needs Chromium: sudo apt-get install chromium (or set CHROMIUM)"; exit 1; fi
+
+# The printable course: one PDF per page of notebooks/ and solutions/, printed from the built site
+# by Chromium (hints and folded cells opened, code wrapped, page numbers) into book/_build/html/pdf/,
+# where each page's ".pdf" download entry leads.
+pdf: book
+	$(NEED_CHROMIUM)
+	$(BIN)/python book/pdf.py
+
+# axe-core, the accessibility checker the browser test runs on every page (WCAG 2.1 A and AA rules),
+# pinned from the npm registry like MathJax.
+AXE_VERSION := 4.14.1
+AXE := book/_vendor/axe/node_modules/axe-core/axe.min.js
+AXE_STAMP := book/_vendor/axe/.axe-core-$(AXE_VERSION)
+
+$(AXE_STAMP):
+	npm install --prefix book/_vendor/axe --no-save --no-package-lock --no-audit --no-fund axe-core@$(AXE_VERSION)
+	touch $@
+
+# Every page of the site in headless Chromium, from disk with no network, its PDF handouts, and
+# the chapters in a real JupyterLab (tests/browser/).
+test-browser: pdf $(AXE_STAMP)
 	$(BIN)/python -m pytest tests/browser -p no:cacheprovider
 
 clean:

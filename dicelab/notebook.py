@@ -34,6 +34,9 @@ __all__ = [
     "drop_widget_state",
     "ROLES",
     "fold_cells",
+    "normalise",
+    "jupyterlab_form",
+    "notebook_text",
     "pre_save_hook",
 ]
 
@@ -268,13 +271,71 @@ def fold_cells(notebook: dict) -> int:
     return changed
 
 
+# The kernel a notebook is saved with, as JupyterLab writes it once the kernel has started
+# (ipykernel's own kernel spec): a notebook committed with another display name changes on save.
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+
+def jupyterlab_form(notebook: dict) -> int:
+    """Put a notebook in the form JupyterLab saves it, in place; returns how many fields changed.
+
+    Opening a notebook in JupyterLab and saving it without an edit writes two things a notebook
+    written by nbconvert lacks: ``"collapsed": true`` in the metadata of every code cell whose
+    outputs are folded (``jupyter.outputs_hidden``; JupyterLab keeps the two in step), and the
+    running kernel's spec (:data:`KERNELSPEC`). With both in place, open-and-save changes nothing.
+
+    >>> nb = {"metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+    ...       "cells": [{"cell_type": "code", "metadata": {"jupyter": {"outputs_hidden": True}}}]}
+    >>> jupyterlab_form(nb), nb["cells"][0]["metadata"]["collapsed"]
+    (2, True)
+    >>> nb["metadata"]["kernelspec"]["display_name"]
+    'Python 3 (ipykernel)'
+    >>> jupyterlab_form(nb)
+    0
+    """
+    _check_notebook(notebook)
+    changed = 0
+    for cell in notebook["cells"]:
+        meta = cell.get("metadata", {})
+        if cell.get("cell_type") != "code" or not isinstance(meta, dict):
+            continue
+        hidden = isinstance(meta.get("jupyter"), dict) and meta["jupyter"].get("outputs_hidden") is True
+        if hidden and meta.get("collapsed") is not True:
+            cell.setdefault("metadata", meta)["collapsed"] = True
+            changed += 1
+        elif not hidden and "collapsed" in meta:
+            del meta["collapsed"]
+            changed += 1
+    spec = notebook.setdefault("metadata", {}).get("kernelspec")
+    if isinstance(spec, dict) and spec.get("name") == KERNELSPEC["name"] and spec != KERNELSPEC:
+        notebook["metadata"]["kernelspec"] = dict(KERNELSPEC)
+        changed += 1
+    return changed
+
+
+def notebook_text(notebook: dict) -> str:
+    """The notebook as the Jupyter server writes it (``nbformat.writes``: sorted keys, one-space
+    indent, multi-line strings split into lists, a final newline), so that a file written here and
+    the same notebook saved from JupyterLab are the same bytes.
+
+    >>> notebook_text({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).splitlines()[:2]
+    ['{', ' "cells": [],']
+    """
+    import nbformat
+
+    _check_notebook(notebook)
+    text = nbformat.writes(nbformat.from_dict(notebook), version=nbformat.NO_CONVERT)
+    return text if text.endswith("\n") else text + "\n"
+
+
 def pre_save_hook(model, **kwargs) -> None:
     """Jupyter's pre-save hook (``make lab`` sets it): a notebook is written as ``normalise`` writes it.
 
     JupyterLab saves a notebook with the views of the live widgets it shows (their ids change on
     every run) and, on autosave, while a reader plays with an explorer; the hook drops them, merges
-    split streams and folds the cells by role before the file is written, so that playing with the
-    explorers leaves the committed notebook as it was. Anything but a notebook is saved unchanged.
+    split streams, folds the cells by role and keeps JupyterLab's form (:func:`jupyterlab_form`)
+    before the file is written, so that playing with the explorers leaves the committed notebook
+    as it was. Anything but a notebook is saved unchanged.
 
     Parameters
     ----------
@@ -300,6 +361,7 @@ def pre_save_hook(model, **kwargs) -> None:
         fold_cells(notebook)
     except ValueError:
         pass  # a cell with two roles or bad tags is saved as it is; `make notebooks` will refuse it
+    jupyterlab_form(notebook)
 
 
 def _check_notebook(notebook) -> None:
@@ -327,10 +389,26 @@ def _check_notebook(notebook) -> None:
                 )
 
 
+def normalise(notebook: dict) -> int:
+    """Everything ``python -m dicelab.notebook normalise`` does to one notebook read as JSON, in
+    place: merge split streams, drop live-widget state, fold the cells by role and put the
+    notebook in JupyterLab's save form. Returns how many things changed.
+
+    >>> nb = {"metadata": {}, "cells": [{"cell_type": "code", "metadata": {"tags": ["audit"]}}]}
+    >>> normalise(nb), nb["cells"][0]["metadata"]["collapsed"]
+    (2, True)
+    >>> normalise(nb)
+    0
+    """
+    changed = merge_streams(notebook) + drop_widget_state(notebook) + fold_cells(notebook)
+    return changed + jupyterlab_form(notebook)
+
+
 def main(argv=None) -> int:
-    """``python -m dicelab.notebook normalise NOTEBOOK...``: merge split stream outputs, drop
-    live-widget state and fold the cells that carry a role (:func:`fold_cells`), in place, so
-    that a re-executed notebook is byte-identical."""
+    """``python -m dicelab.notebook normalise NOTEBOOK...``: :func:`normalise` each notebook and
+    write it as the Jupyter server does (:func:`notebook_text`), in place, so that a re-executed
+    notebook is byte-identical and opening and saving it in JupyterLab leaves it unchanged.
+    Run it last, after ``nbstripout`` (which drops the ``collapsed`` field JupyterLab writes)."""
     import argparse
     import json
     from pathlib import Path
@@ -342,10 +420,12 @@ def main(argv=None) -> int:
     parser.add_argument("notebooks", nargs="+", type=Path)
     args = parser.parse_args(argv)
     for path in args.notebooks:
-        nb = json.loads(path.read_text())
-        changed = merge_streams(nb) + drop_widget_state(nb) + fold_cells(nb)
-        if changed or "widgets" in nb.get("metadata", {}):
-            path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        before = path.read_text()
+        nb = json.loads(before)
+        normalise(nb)
+        text = notebook_text(nb)
+        if text != before:
+            path.write_text(text)
     return 0
 
 

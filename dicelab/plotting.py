@@ -10,6 +10,7 @@ notebooks, the default elsewhere.
 from __future__ import annotations
 
 import re
+import weakref
 from pathlib import Path
 
 import matplotlib as mpl
@@ -21,7 +22,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 from dicelab._checks import check_float, check_sequence
 from dicelab.paths import atomic_write, output_dir
 
-__all__ = ["STYLE", "PALETTE", "use_style", "save_figure", "draw_die_face", "draw_digraph"]
+__all__ = ["STYLE", "PALETTE", "use_style", "save_figure", "describe", "draw_die_face", "draw_digraph"]
 
 #: Colour-blind-safe palette (Okabe and Ito), in the order lines are drawn.
 PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
@@ -62,7 +63,8 @@ def save_figure(fig, name: str, *, alt: str | None = None) -> Path:
 
     ``alt`` is the figure's text alternative: one or more sentences saying what the figure shows
     (what a reader who cannot see it needs), written where the figure is made. It is stored in the
-    PNG's ``Description`` field.
+    PNG's ``Description`` field and given to the figure as it is shown (:func:`describe`), so that
+    the notebook's output and the course site's ``<img alt>`` carry it too.
 
     ``name`` is a plain file stem (letters, digits, ``_``, ``-``, ``.``), e.g.
     ``"01_efron_dice_graph"``; the notebook number as prefix keeps figures sorted.
@@ -78,11 +80,76 @@ def save_figure(fig, name: str, *, alt: str | None = None) -> Path:
         raise ValueError(f"name must be at most {MAX_NAME} characters (a file name's limit), got {len(name)}")
     if not isinstance(fig, Figure):
         raise TypeError(f"fig must be a matplotlib Figure, got {fig!r}")
-    if alt is not None and (not isinstance(alt, str) or len(alt.strip()) < 20 or alt.strip().endswith(".png")):
-        raise ValueError(f"alt must be a sentence (20 characters or more) saying what the figure shows, got {alt!r:.80}")
+    if alt is not None:
+        describe(fig, alt)
     path = output_dir("figures") / f"{name}.png"
-    metadata = {"Software": None} | ({"Description": " ".join(alt.split())} if alt else {})
+    metadata = {"Software": None} | ({"Description": _ALT[fig]} if alt is not None else {})
     return atomic_write(path, lambda tmp: fig.savefig(tmp, metadata=metadata))
+
+
+# The text alternative of each described figure, for as long as the figure lives.
+_ALT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MIN_ALT = 20
+
+
+def describe(fig, alt: str):
+    """Give ``fig`` its text alternative ``alt`` (a sentence or more saying what it shows); returns ``fig``.
+
+    Shown in a Jupyter kernel (``plt.show()``, or the figure as a cell's last value), the PNG output
+    then carries ``alt`` in its metadata, ``{"image/png": {"alt": ...}}``: the notebook keeps it,
+    and the course site's build (``book/_ext/figure_alt.py``) writes it as the image's ``alt``.
+    :func:`save_figure` calls it with its own ``alt``. Whitespace runs become one space.
+
+    >>> import matplotlib.pyplot as plt
+    >>> fig = describe(plt.figure(), "A blank figure, the size of the house style.")
+    >>> _ALT[fig]
+    'A blank figure, the size of the house style.'
+    >>> plt.close(fig)
+    """
+    if not isinstance(fig, Figure):
+        raise TypeError(f"fig must be a matplotlib Figure, got {fig!r}"[:300])
+    text = " ".join(alt.split()) if isinstance(alt, str) else None
+    if text is None or len(text) < _MIN_ALT or text.lower().endswith((".png", ".svg", ".jpg")):
+        raise ValueError(
+            f"alt must be a sentence ({_MIN_ALT} characters or more) saying what the figure shows, "
+            f"not a file name, got {alt!r:.80}"
+        )
+    _ALT[fig] = text
+    _show_alt_in_jupyter()
+    return fig
+
+
+def _with_alt(printer):
+    """A PNG printer of IPython's display formatter that adds a described figure's alt to its metadata."""
+
+    def print_png(fig):
+        data = printer(fig)
+        alt = _ALT.get(fig)
+        return data if data is None or alt is None else (data, {"alt": alt})
+
+    print_png.dicelab_alt = True
+    return print_png
+
+
+def _show_alt_in_jupyter() -> None:
+    """In an IPython kernel, wrap the figure PNG printer (the inline backend's) with :func:`_with_alt`.
+
+    Done at each call, since the inline backend registers its printer anew when its formats change.
+    Outside IPython, or before a printer for figures is registered, nothing happens.
+    """
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    formatter = getattr(getattr(shell, "display_formatter", None), "formatters", {}).get("image/png")
+    if formatter is None:
+        return
+    try:
+        printer = formatter.lookup_by_type(Figure)
+    except KeyError:
+        return
+    if not getattr(printer, "dicelab_alt", False):
+        formatter.for_type(Figure, _with_alt(printer))
 
 
 # Pip positions on a unit face, for the values 1..6 (0 is a blank face).

@@ -26,7 +26,15 @@ traceback: a bad input is answered by a message in the widget.
 from dicelab.explore._widgets import Explorer
 
 # Efron's dice
-from dicelab.explore.efron_dice import EFRON_DICE, beat_graph, efron_explorer, Matchup, matchup, parse_dice
+from dicelab.explore.efron_dice import (
+    EFRON_DICE,
+    Matchup,
+    beat_graph,
+    beat_graph_alt,
+    efron_explorer,
+    matchup,
+    parse_dice,
+)
 
 # b.a.d.g.
 from dicelab.explore.badg_card import STANDARD_ROLL, badg_explorer, strategy_card, Take
@@ -52,6 +60,7 @@ __all__ = [
     "Matchup",
     "matchup",
     "beat_graph",
+    "beat_graph_alt",
     "efron_explorer",
     # b.a.d.g.
     "STANDARD_ROLL",

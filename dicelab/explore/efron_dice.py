@@ -175,7 +175,7 @@ def beat_graph(m: Matchup):
     """The beat graph: an arrow from each die to every die it beats, the best cycle in colour.
 
     Pairs that win equally often are joined by a dotted line. Returns a matplotlib ``Figure``
-    (not attached to pyplot).
+    (not attached to pyplot), described for a reader who cannot see it (:func:`beat_graph_alt`).
 
     >>> fig = beat_graph(matchup("A: 1 1 4\\nB: 2 2 3"))
     >>> [t.get_text() for t in fig.axes[0].texts]
@@ -185,7 +185,7 @@ def beat_graph(m: Matchup):
         raise ValueError(f"m must be a Matchup, as returned by matchup(), got {m!r}"[:300])
     from matplotlib.figure import Figure
 
-    from dicelab.plotting import PALETTE, draw_digraph
+    from dicelab.plotting import PALETTE, describe, draw_digraph
 
     names = list(m.faces)
     angle = [math.pi / 2 - 2 * math.pi * k / len(names) for k in range(len(names))]
@@ -203,10 +203,37 @@ def beat_graph(m: Matchup):
     draw_digraph(ax, pos, edges, radius=0.17, curved=0.08)
     title = " → ".join(best + best[:1]) if best else "no cycle: the dice are ordered"
     ax.set_title(f"A → B: A beats B. Cycle in colour:\n{title}", fontsize=10)
-    return fig
+    return describe(fig, beat_graph_alt(m))
 
 
-def _efron_view(text: str, rolls: int) -> tuple[str, bytes]:
+def beat_graph_alt(m: Matchup) -> str:
+    """What :func:`beat_graph` shows, in words: its text alternative.
+
+    >>> beat_graph_alt(matchup("A: 1 1 4\\nB: 2 2 3")).split("beats. ")[-1]
+    'B beats A. No cycle: "beats" orders these dice.'
+    """
+    if not isinstance(m, Matchup):
+        raise ValueError(f"m must be a Matchup, as returned by matchup(), got {m!r}"[:300])
+    names = list(m.faces)
+    listed = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+    words = [f"The beat graph of the dice {listed}, placed on a circle: an arrow runs from each die "
+             "to every die it beats."]
+    wins = {x: [y for a, y in m.beats if a == x] for x in names}
+    words += [f"{x} beats {' and '.join(ys)}." for x, ys in wins.items() if ys]
+    ties = [f"{x} and {y}" for x, y in itertools.combinations(names, 2) if m.p[x, y] == m.p[y, x]]
+    if ties:
+        words.append(f"Equally matched, joined by a dotted line: {'; '.join(ties)}.")
+    if m.cycles:
+        best = m.cycles[0]
+        w = m.weakest(best)
+        words.append(f"The cycle {' → '.join(best + best[:1])} is drawn in orange: each die on it beats "
+                     f"the next with probability at least {w.numerator}/{w.denominator}.")
+    else:
+        words.append('No cycle: "beats" orders these dice.')
+    return " ".join(words)
+
+
+def _efron_view(text: str, rolls: int) -> tuple[str, bytes, str]:
     m = matchup(parse_dice(text), rolls)
     latex = lambda v: v if v == "" else rf"$\frac{{{v.numerator}}}{{{v.denominator}}}$"  # noqa: E731
     rows = [[f"<b>{html.escape(r[0])}</b>"] + [latex(v) for v in r[1:]] for r in m.rows()]
@@ -221,7 +248,7 @@ def _efron_view(text: str, rolls: int) -> tuple[str, bytes]:
         )
     else:
         verdict = "No cycle: “beats” orders these dice (it is transitive here)."
-    return f"<p>{html.escape(verdict, quote=False)}</p>{table}", _png(beat_graph(m))
+    return f"<p>{html.escape(verdict, quote=False)}</p>{table}", _png(beat_graph(m)), beat_graph_alt(m)
 
 
 EFRON_DICE = "A: 0 0 4 4 4 4\nB: 3 3 3 3 3 3\nC: 2 2 2 2 6 6\nD: 1 1 1 5 5 5"
@@ -250,8 +277,9 @@ def efron_explorer(text: str = EFRON_DICE, rolls: int = 1) -> Explorer:
 
     def refresh(_=None):
         def compute():
-            text_html, png = _efron_view(dice.value, times.value)
+            text_html, png, alt = _efron_view(dice.value, times.value)
             graph.value = png
+            graph.tooltip = alt  # the image's title: its text alternative in a live notebook
             return text_html
 
         # dice that cannot be read: the message replaces the table, and the old graph goes

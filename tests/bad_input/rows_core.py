@@ -140,6 +140,9 @@ ROWS = [
          {"cells": [{"cell_type": "code", "metadata": {"tags": ["audit", "prose"]}}]}],
         lambda v: notebook.fold_cells(v),
     ),
+    Row(notebook.jupyterlab_form, "notebook", [None, [], {}, {"cells": [3]}], lambda v: notebook.jupyterlab_form(v)),  # fmt: skip  # noqa: E501
+    Row(notebook.normalise, "notebook", [None, [], {}, {"cells": [3]}], lambda v: notebook.normalise(v)),
+    Row(notebook.notebook_text, "notebook", [None, [], {}, {"cells": [3]}], lambda v: notebook.notebook_text(v)),  # fmt: skip  # noqa: E501
     # paths
     Row(paths.output_dir, "kind", ["tables", None, 3], lambda v: paths.output_dir(v)),
     Row(paths.atomic_write, "path", [None, 3], lambda v: paths.atomic_write(v, print)),
@@ -156,6 +159,19 @@ ROWS = [
         "name",
         ["", "a/b.png", "a.png", None, 3],
         lambda v: plotting.save_figure(FIG, v),
+    ),
+    Row(
+        plotting.save_figure,
+        "alt",
+        [3, "", "too short", "figures/01_efron_dice.png"],
+        lambda v: plotting.save_figure(FIG, "x", alt=v),
+    ),
+    Row(plotting.describe, "fig", [None, AX, "fig"], lambda v: plotting.describe(v, "A figure of nothing in particular.")),  # fmt: skip  # noqa: E501
+    Row(
+        plotting.describe,
+        "alt",
+        [None, 3, "", "   ", "too short", "figures/01_efron_dice.png", "a figure named 01_efron.PNG"],
+        lambda v: plotting.describe(FIG, v),
     ),
     Row(plotting.draw_die_face, "ax", [None, FIG, "ax"], lambda v: plotting.draw_die_face(v, 1)),
     Row(plotting.draw_die_face, "value", [None, True, 2.5, [1]], lambda v: plotting.draw_die_face(AX, v)),

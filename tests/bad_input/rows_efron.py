@@ -134,6 +134,7 @@ def explorer_rows() -> list[Row]:
         Row(ex.matchup, "rolls", INTS + [0, 5, HUGE], lambda v: ex.matchup(EFRON, v)),
         Row(ex.Matchup.weakest, "cycle", [None, 3, "AB", [], ["A"], ["A", "Z"], ["A", "A"], [[1]]], MATCH.weakest),  # fmt: skip  # noqa: E501
         Row(ex.beat_graph, "m", [None, EFRON, 3, {"A": (1,)}, MATCH.p], ex.beat_graph),
+        Row(ex.beat_graph_alt, "m", [None, EFRON, 3, {"A": (1,)}, MATCH.p], ex.beat_graph_alt),
         Row(ex.efron_explorer, "text", TEXTS, ex.efron_explorer),
         Row(ex.efron_explorer, "rolls", INTS + [0, 5, HUGE], lambda v: ex.efron_explorer(EFRON, v)),
     ]

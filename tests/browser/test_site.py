@@ -4,11 +4,18 @@ Every HTML page of ``book/_build/html`` (``make book``) is loaded from ``file://
 when it logs no console error, makes no request that fails and none at all that leaves the disk
 (anything but ``file:``, ``data:``, ``blob:``), every image has loaded, MathJax has typeset every
 formula (no ``Math input error``, no raw ``$...$``, ``\\frac`` or ``\\begin`` left in the text),
-and every link to another file of the site, and every ``#anchor``, resolves. At 1280 px and at
+and every link to another file of the site, and every ``#anchor``, resolves. Every image has a text
+alternative that says what it shows: an ``alt`` that is neither missing, empty, nor a file name or
+path (the figure's alt is written where it is made, ``save_figure(..., alt=...)``). axe-core (pinned
+from npm by ``make test-browser``, like MathJax) finds no violation of the WCAG 2.1 A and AA rules
+on any page, at 1280 px and at 390 px. At 1280 px and at
 390 px (a phone) no page is wider than the window, and every display formula either fits its
 column or scrolls inside its own box (never clipped at the page's edge); at 390 px a click on ☰
-shows the chapter list and a click on Contents the page's contents, and at 1280 px ☰ hides the
-chapter list and shows it again. Every chapter shows at least 8 exercises as boxes, visible without
+shows the chapter list and a click on Contents the page's contents, a link followed in the
+contents closes them (the page it scrolled to is seen), and no tooltip is left on screen; at
+1280 px ☰ hides the chapter list and shows it again. Each chapter and solutions page has its
+printed handout (``make pdf``), which its download menu's ".pdf" entry links to. Every chapter
+shows at least 8 exercises as boxes, visible without
 opening anything, each hint a dropdown that opens inside its box without covering the next
 exercise; every solutions page restates each exercise in a box; no ``<details>`` sits inside another.
 
@@ -36,6 +43,20 @@ SITE = Path(os.environ.get("BOOK_SITE", ROOT / "book" / "_build" / "html")).reso
 SHOTS = Path(os.environ.get("BOOK_SHOTS", "/tmp/book-shots"))
 LOCAL_SCHEMES = {"file", "data", "blob", "about"}
 REDIRECT = re.compile(r'<meta http-equiv="refresh"', re.I)
+AXE = ROOT / "book" / "_vendor" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+# An alt that only names a file: a path, or a name ending in an image's extension, or a bare hash.
+FILE_NAME_ALT = re.compile(r"(^\S*/\S*$)|(\.(png|jpe?g|gif|svg|webp)\s*$)|(^[0-9a-f]{16,}$)", re.I)
+
+# preload: false - axe would fetch each stylesheet again by XMLHttpRequest, which a file:// page refuses
+# (its one rule that reads them, css-orientation-lock, then reads the live style sheets only).
+AXE_JS = """async (tags) => {
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations'],
+                                          preload: false});
+  return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                      nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3),
+                                      count: v.nodes.length}));
+}"""
 
 # LaTeX that MathJax should have replaced: $...$ on one line, $$, or a command typical of math.
 RAW_MATH = re.compile(
@@ -53,7 +74,9 @@ VISIBLE_TEXT_JS = """() => {
 
 PAGE_FACTS_JS = """() => ({
   images: Array.from(document.images)
-               .map(i => ({src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0})),
+               .map(i => ({src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0,
+                           alt: i.getAttribute('alt'),
+                           decorative: i.getAttribute('role') === 'presentation'})),
   math: document.querySelectorAll('mjx-container').length,
   mathErrors: Array.from(document.querySelectorAll('mjx-merror, [data-mjx-error]'))
                   .map(e => e.getAttribute('data-mjx-error') || e.textContent).slice(0, 5),
@@ -108,6 +131,8 @@ def chromium() -> str:
 def browser():
     if not (SITE / "index.html").is_file():
         pytest.fail(f"no site at {SITE}: run `make book` first")
+    if not AXE.is_file():
+        pytest.fail(f"no axe-core at {AXE}: run `make test-browser` (it installs it from npm)")
     SHOTS.mkdir(parents=True, exist_ok=True)
     with playwright_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium(), headless=True)
@@ -140,6 +165,9 @@ def load(browser, page_path: Path, tally, viewport=DESKTOP, act=None):
     page.wait_for_timeout(250)  # (Playwright's "networkidle" can miss the end of a file:// load)
     facts = page.evaluate(PAGE_FACTS_JS)
     facts["text"] = page.evaluate(VISIBLE_TEXT_JS)
+    if act is None:  # the page as it loaded, before any click: what axe-core finds on it
+        page.add_script_tag(path=str(AXE))
+        facts["axe"] = page.evaluate(AXE_JS, WCAG_TAGS)
     facts["mathjax"] = mathjax
     facts["final"] = page.url
     name = str(page_path.relative_to(SITE)).replace("/", "__").removesuffix(".html")
@@ -161,6 +189,8 @@ def test_page_renders_offline(browser, page_path, tally):
     facts, problems = load(browser, page_path, tally)
     broken = [i["src"] for i in facts["images"] if not i["ok"]]
     problems += [f"image did not load: {src}" for src in broken]
+    problems += alt_problems(facts["images"])
+    problems += axe_problems(facts, "1280 px")
     problems += [f"MathJax error: {e}" for e in facts["mathErrors"]]
     raw = [m.group(0) for m in RAW_MATH.finditer(facts["text"])]
     problems += [f"math left untypeset: {r!r}" for r in raw[:5]]
@@ -173,6 +203,28 @@ def test_page_renders_offline(browser, page_path, tally):
     tally.ids[final] = set(facts["ids"])
     tally.links += [(final, href) for href in facts["links"]]
     assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
+
+
+def alt_problems(images) -> list[str]:
+    """An image needs an alt that says what it shows: not missing, not empty, not a file's name."""
+    problems = []
+    for i in images:
+        alt = (i["alt"] or "").strip()
+        name = urlsplit(i["src"]).path.rsplit("/", 1)[-1][:40] if i["src"] else "?"
+        if i["decorative"]:
+            continue
+        if i["alt"] is None:
+            problems.append(f"image without alt text: {name}")
+        elif not alt:
+            problems.append(f"image with an empty alt: {name}")
+        elif FILE_NAME_ALT.search(alt):
+            problems.append(f"image whose alt is a file name ({alt[:60]!r}): {name}")
+    return problems
+
+
+def axe_problems(facts, where) -> list[str]:
+    return [f"axe-core at {where}: {v['id']} ({v['impact']}, {v['count']}×): {v['help']} — {v['nodes']}"
+            for v in facts.get("axe", [])]
 
 
 def fits_the_window(facts, where) -> list[str]:
@@ -214,6 +266,8 @@ def sidebar_buttons_work(page, viewport) -> list[str]:
             page.wait_for_timeout(300)
             if page.evaluate(SHOWN_JS, target):
                 problems.append(f"at {where} Escape does not close {what}")
+        if has_contents:
+            problems += contents_link_closes(page, where)
     else:
         for expected in (False, True):  # the chapter list: hidden by one click, shown by the next
             if not click("primary-toggle"):
@@ -224,10 +278,54 @@ def sidebar_buttons_work(page, viewport) -> list[str]:
     return problems
 
 
+TOOLTIPS_JS = """() => Array.from(document.querySelectorAll('.tooltip'))
+  .filter(t => t.getClientRects().length && getComputedStyle(t).opacity !== '0').map(t => t.textContent)"""
+
+
+def axe_at(page, where) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    return axe_problems({"axe": page.evaluate(AXE_JS, WCAG_TAGS)}, where)
+
+
+def contents_link_closes(page, where) -> list[str]:
+    """Contents opened by a tap, a link in it followed: the contents close, the link's target is in
+    view, and no tooltip stays on screen (one is also looked for after a tap beside the open contents)."""
+    problems = []
+    for close in ("link", "backdrop"):
+        button = next((b for b in page.locator("button.secondary-toggle").all() if b.is_visible()), None)
+        if button is None:
+            return [f"at {where} there is no visible Contents button"]
+        button.click()
+        page.wait_for_timeout(300)
+        links = page.locator(f"{PAGE_CONTENTS} a[href^='#']")
+        if close == "link":
+            if links.count() == 0:
+                return [f"at {where} the contents hold no link"]
+            link = links.nth(min(2, links.count() - 1))
+            anchor = unquote(link.get_attribute("href")[1:])
+            link.click()
+        else:
+            page.mouse.click(20, 700)  # outside the panel, which opens on the right
+        page.wait_for_timeout(800)
+        page.mouse.move(5, 5)
+        if page.evaluate(SHOWN_JS, PAGE_CONTENTS):
+            problems.append(f"at {where} the contents stay open after a {close} is clicked")
+        if close == "link":
+            top = page.evaluate("(id) => document.getElementById(id)?.getBoundingClientRect().top", anchor)
+            if top is None or not -5 <= top < 844 / 2:
+                problems.append(f"at {where} the contents' link to #{anchor} leaves it out of view "
+                                f"(top {top})")
+        tips = page.evaluate(TOOLTIPS_JS)
+        if tips:
+            problems.append(f"at {where} a tooltip stays on screen after the contents close: {tips}")
+    return problems
+
+
 @pytest.mark.parametrize("page_path", pages(), ids=lambda p: str(p.relative_to(SITE)))
 def test_page_on_a_phone(browser, page_path, tally):
     """At 390 px: the page fits the window, and ☰ and Contents open their sidebars."""
-    facts, problems = load(browser, page_path, tally, PHONE, lambda page: sidebar_buttons_work(page, PHONE))
+    facts, problems = load(browser, page_path, tally, PHONE, lambda page: axe_at(page, "390 px")
+                           + sidebar_buttons_work(page, PHONE))
     problems += fits_the_window(facts, "390 px")
     tally.counts.update(phone_pages=1)
     assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
@@ -326,4 +424,27 @@ def test_exercises_are_boxes_with_hints(browser, page_path, tally):
         return problems
 
     _, problems = load(browser, page_path, tally, DESKTOP, open_hints)
+    assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
+
+
+# --------------------------------------------------------------------------- printed handouts
+HANDOUTS = sorted(SITE.glob("notebooks/*.html")) + sorted(SITE.glob("solutions/*.html"))
+
+
+@pytest.mark.parametrize("page_path", HANDOUTS, ids=lambda p: str(p.relative_to(SITE)))
+def test_page_has_its_printed_handout(browser, page_path, tally):
+    """``make pdf`` printed the page (a PDF of at least one page); the download menu's ".pdf" links to it."""
+    pdf = SITE / "pdf" / f"{page_path.stem}.pdf"
+    assert pdf.is_file(), f"no {pdf.relative_to(SITE)}: run `make pdf`"
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-") and re.search(rb"/Type\s*/Page\b", data), f"{pdf.name}: no PDF pages"
+
+    def handout_link(page) -> list[str]:
+        href = page.evaluate("() => document.querySelector('a.btn-download-pdf-button')?.href || null")
+        if href is None:
+            return ["the download menu has no link to the printed handout"]
+        target = Path(unquote(urlsplit(href).path))
+        return [] if target == pdf else [f"the download menu's .pdf leads to {href}, not {pdf}"]
+
+    _, problems = load(browser, page_path, tally, DESKTOP, handout_link)
     assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
