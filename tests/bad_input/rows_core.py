@@ -157,6 +157,12 @@ ROWS = [
         ["", "a/b.png", "a.png", None, 3],
         lambda v: plotting.save_figure(FIG, v),
     ),
+    Row(
+        plotting.save_figure,
+        "alt",
+        [3, "", "a figure", "figures/01_efron_dice.png"],
+        lambda v: plotting.save_figure(FIG, "alt_probe", alt=v),
+    ),
     Row(plotting.draw_die_face, "ax", [None, FIG, "ax"], lambda v: plotting.draw_die_face(v, 1)),
     Row(plotting.draw_die_face, "value", [None, True, 2.5, [1]], lambda v: plotting.draw_die_face(AX, v)),
     Row(
