@@ -20,6 +20,7 @@ from dicelab.wimpout import (
     Rules,
     State,
     all_rolls,
+    race,
 )
 from dicelab.wimpout.race_reference import _roll_step
 
@@ -140,6 +141,33 @@ def test_probabilities_and_the_opponents_complement():
     assert np.abs(fp_first.WA - opt_first.WB).max() < 1e-11  # the same player and state, either moving first
     assert np.abs(fp_first.WB - opt_first.WA).max() < 1e-11
     assert abs(fp_first.first_wins + (1 - fp_first.first_wins) - 1) < 1e-15
+
+
+def test_a_race_sharing_the_interior_of_another_opening_is_the_race_solved_afresh():
+    fields = ("W", "thresholds", "exceptions", "irregular", "iterations", "evaluations", "change", "residual")
+    race._clear_interiors()
+    fresh = wimpout.solve_race(60, minimum=0)
+    race._clear_interiors()
+    with_rule, shared = wimpout.solve_race(60), wimpout.solve_race(60, minimum=0)
+    for name in fields:
+        assert np.array_equal(getattr(shared, name), getattr(fresh, name)), name
+    assert np.array_equal(with_rule.W[1:, 1:], shared.W[1:, 1:])  # the interior, both scores above 0
+    assert not np.array_equal(with_rule.W[0], shared.W[0])
+
+
+def test_the_losses_match_each_match_played_alone():
+    sol = solved(50)
+    loss = wimpout.for_points_loss(sol)
+    for first, second, value in [
+        ("for points", "optimal", loss.for_points_vs_optimal),
+        ("optimal", "for points", loss.optimal_vs_for_points),
+        ("for points", "for points", loss.for_points_vs_for_points),
+    ]:
+        assert abs(wimpout.evaluate_race(sol, first, second).first_wins - value) < 1e-11, (first, second)
+    T = wimpout.for_points_thresholds(50)
+    alike = wimpout.evaluate_race(sol, T, T.copy())  # one policy, given twice: solved once
+    assert np.array_equal(alike.WA, alike.WB)
+    assert abs(alike.first_wins - loss.for_points_vs_for_points) < 1e-15
 
 
 def test_the_policy_banks_only_when_the_values_say_so():
