@@ -1,4 +1,5 @@
 # dicelab -- `make` reproduces everything, `make test` checks everything, `make lab` opens JupyterLab.
+# `make test-fast` (about a minute) before every commit: the package's unit, property and doctests.
 # Only Python 3.11 and pip are needed: the first run creates .venv/ and installs requirements.txt.
 # `make book` builds the course site (also needs npm, for a local MathJax); `make test-browser`
 # checks it in headless Chromium (installed with apt-get when run as root and missing). `make homework`
@@ -11,7 +12,7 @@ STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard solutions/*.ipynb))
 export PATH := $(BIN):$(PATH)
 
-.PHONY: all setup notebooks summary test lint benchmark lab clean book test-browser homework grade
+.PHONY: all setup notebooks summary test test-fast lint benchmark lab clean book test-browser homework grade
 
 all: notebooks summary
 
@@ -25,12 +26,13 @@ setup: $(STAMP)
 
 # Execute every notebook in place: the canonical run, the only one that refreshes the committed
 # figures/ and results/ (any other run writes to scratch/). Then normalise, so re-runs are byte-identical.
+# JOBS notebooks at once (each writes only its own figures and ledger), the longest chapters first.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 notebooks: $(STAMP)
-	for nb in $(NOTEBOOKS); do \
-	  echo "executing $$nb"; \
-	  DICELAB_CANONICAL=1 $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	    --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=3600 "$$nb" || exit 1; \
-	done
+	printf '%s\n' $(filter notebooks/05_%,$(NOTEBOOKS)) $(filter-out notebooks/05_%,$(NOTEBOOKS)) | \
+	  xargs -P $(JOBS) -I{} sh -c 'echo "executing {}"; DICELAB_CANONICAL=1 $(BIN)/jupyter nbconvert \
+	    --to notebook --execute --inplace --log-level=WARN --ExecutePreprocessor.kernel_name=python3 \
+	    --ExecutePreprocessor.timeout=3600 "{}" || exit 255'
 	$(BIN)/python -m dicelab.notebook normalise $(NOTEBOOKS)
 	$(BIN)/nbstripout --keep-output --keep-count $(NOTEBOOKS)
 
@@ -38,11 +40,24 @@ notebooks: $(STAMP)
 summary: $(STAMP)
 	DICELAB_CANONICAL=1 $(BIN)/python -m dicelab.claims --readme README.md
 
-# Unit and property tests, every notebook through nbval (fast mode) and papermill, ledger and
-# environment checks: one pytest run.
+# The tiers (markers in pyproject.toml). `make test-fast`: the package's unit, property and
+# doctests, no notebook, no homework, no install, no full-size solve, nothing timed. `make test`:
+# everything -- every notebook once through nbval (fast mode; each chapter's ledger checked from
+# that run), papermill's parameters, the homework built (kept between runs while its sources are
+# unchanged) and graded, the plain install, the project's checks -- on JOBS cores (pytest-xdist;
+# one notebook's cells stay together). Timing is `make benchmark`'s. pytest's exit code 5 (no test
+# selected, e.g. with PYTEST_ARGS="-k ...") is not a failure.
+PYTEST := DICELAB_FAST=1 $(BIN)/python -m pytest -n $(JOBS) --dist loadgroup --no-loadscope-reorder
+PYTEST_ARGS ?=
+NO_TESTS_IS_OK := || [ $$? -eq 5 ]
+
+test-fast: $(STAMP)
+	$(PYTEST) dicelab tests --ignore=tests/browser -m "not notebook and not homework and not install and not slow" \
+	  $(PYTEST_ARGS) $(NO_TESTS_IS_OK)
+
 test: $(STAMP)
-	DICELAB_FAST=1 $(BIN)/python -m pytest dicelab tests $(NOTEBOOKS) --ignore=tests/browser \
-	  --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=1800
+	$(PYTEST) dicelab tests $(NOTEBOOKS) --ignore=tests/browser --durations=15 $(PYTEST_ARGS) \
+	  --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=1800 $(NO_TESTS_IS_OK)
 
 # Homework: per chapter with a spec homework/NN_name.yml, a student notebook and an Otter-Grader
 # autograder, built from the worked solutions into homework/_build/ (git-ignored).
@@ -60,8 +75,10 @@ grade: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check dicelab tests benchmarks notebooks homework
 
+# Every timing script in benchmarks/ (budgets.py fails when an estimate is off by more than a
+# factor of 3); suite.py times the test tiers and every notebook (CPU and wall; see its docstring).
 benchmark: $(STAMP)
-	for b in benchmarks/*.py; do $(BIN)/python "$$b" || exit 1; done
+	for b in benchmarks/[a-z]*.py; do echo "== $$b"; $(BIN)/python "$$b" || exit 1; done
 
 # As root (many containers), JupyterLab needs --allow-root. Saving a notebook drops the live
 # widgets' views (dicelab.notebook.pre_save_hook): playing with the explorers changes no file.
