@@ -104,6 +104,7 @@ def test_reach_probability_decreases_to_the_chance_of_five_sixes():
 # --------------------------------------------------------------------------- the solution
 
 
+@pytest.mark.slow
 def test_the_floats_agree_with_the_exact_solution_on_a_small_target():
     exact = wimpout.exact_race(20, minimum=35, horizon=200)
     floats = wimpout.solve_race(20, minimum=35, horizon=200)
@@ -201,6 +202,7 @@ def test_playing_for_points_gives_win_chances_up():
     assert loss.for_points_vs_for_points < loss.optimal_vs_for_points
 
 
+@pytest.mark.slow
 def test_monte_carlo_games_with_dice_agree_with_the_solved_value():
     sol = solved(30)
     out = wimpout.simulate_race(sol, 5000, seed=11)
