@@ -34,6 +34,7 @@ from dicelab._checks import recorded_costs
 from dicelab.badg import reference as badg_reference
 from dicelab.badg import state as badg_state
 from dicelab.badg import tables as badg_tables
+from dicelab.badg import to_win as badg_to_win
 from dicelab.efron import reference
 from dicelab.pig import reference as pig_reference
 from dicelab.pig import turns as pig_turns
@@ -68,7 +69,11 @@ def _heuristic(dice) -> Callable[[], object]:
 
 
 def _to_win(dice, target: int) -> Callable[[], object]:
-    return lambda: badg.solve_to_win(dice, target=target)
+    def call():  # afresh: the expected-points solution it breaks ties with is solved again
+        badg_to_win._expected.cache_clear()
+        return badg.solve_to_win(dice, target=target)
+
+    return call
 
 
 def _forward(dice, target: int) -> Callable[[], object]:

@@ -258,7 +258,7 @@ def policy_pass(g, m, W, tab, LT2, MT2, WSTAR2, V, D, T, irregular, ex, border_o
     return residual
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, tab, LT2, MT2, tol, max_iter, V, D, same=False):
     """The win chances of two fixed policies, level by level, in place on ``WA``/``WB``.
 

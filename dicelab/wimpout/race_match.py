@@ -9,6 +9,7 @@ the win chance of A to move and ``W_B`` B's, a turn of A ends in ``1 - W_B(j, i)
 from __future__ import annotations
 
 import functools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -205,7 +206,10 @@ def for_points_loss(solution: RaceSolution) -> ForPointsLoss:
         raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
     # One match of the two policies gives both first movers: WA[0, 0] with the player for points
     # first, WB[0, 0] (the optimal player to move at 0 against 0) with the optimal player first.
-    mixed = evaluate_race(solution, "for points", "optimal")
-    fp = _policy("first", "for points", solution)
-    alike = _evaluate(solution, *fp, *fp, 1e-12)
+    # The two matches are independent: solved side by side (the kernel releases the GIL).
+    fp, opt = _policy("first", "for points", solution), _policy("second", "optimal", solution)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        mixed = pool.submit(_evaluate, solution, *fp, *opt, 1e-12)
+        alike = pool.submit(_evaluate, solution, *fp, *fp, 1e-12)
+        mixed, alike = mixed.result(), alike.result()
     return ForPointsLoss(solution.first_player, mixed.first_wins, float(mixed.WB[0, 0]), alike.first_wins)
