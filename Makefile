@@ -45,8 +45,9 @@ summary: $(STAMP)
 # everything -- every notebook once through nbval (fast mode; each chapter's ledger checked from
 # that run), papermill's parameters, the homework built (kept between runs while its sources are
 # unchanged) and graded, the plain install, the project's checks -- on JOBS cores (pytest-xdist;
-# a notebook's cells, like a test module's tests, stay together on one worker: conftest.py). Timing is `make benchmark`'s. A run that selects no test
-# (e.g. PYTEST_ARGS="-k ...") passes: tests/conftest.py turns pytest's exit code 5 into 0.
+# a notebook's cells, like a test module's tests, stay together on one worker: conftest.py).
+# Timing is `make benchmark`'s. A run that selects no test (e.g. PYTEST_ARGS="-k ...") passes:
+# conftest.py turns pytest's exit code 5 into 0.
 PYTEST := DICELAB_FAST=1 $(BIN)/python -m pytest -n $(JOBS) --dist loadscope --no-loadscope-reorder
 PYTEST_ARGS ?=
 
