@@ -1,4 +1,5 @@
 # dicelab -- `make` reproduces everything, `make test` checks everything, `make lab` opens JupyterLab.
+# `make test-fast` (about a minute) before every commit: the package's unit, property and doctests.
 # Only Python 3.11 and pip are needed: the first run creates .venv/ and installs requirements.txt.
 # `make book` builds the course site (also needs npm, for a local MathJax); `make pdf` prints it, one
 # PDF per chapter and solutions; `make test-browser` checks the site, its PDFs and the chapters in
@@ -12,7 +13,7 @@ STAMP := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb)) $(sort $(wildcard solutions/*.ipynb))
 export PATH := $(BIN):$(PATH)
 
-.PHONY: all setup notebooks summary test lint benchmark lab clean book test-browser pdf homework grade
+.PHONY: all setup notebooks summary test test-fast lint benchmark lab clean book test-browser pdf homework grade
 
 all: notebooks summary
 
@@ -28,12 +29,13 @@ setup: $(STAMP)
 # figures/ and results/ (any other run writes to scratch/). Then strip and normalise, so re-runs are
 # byte-identical and each notebook is in the form JupyterLab saves it (normalise last: nbstripout
 # drops the "collapsed" field that JupyterLab writes for a folded cell).
+# JOBS notebooks at once (each writes only its own figures and ledger), the longest chapters first.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 notebooks: $(STAMP)
-	for nb in $(NOTEBOOKS); do \
-	  echo "executing $$nb"; \
-	  DICELAB_CANONICAL=1 $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	    --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=3600 "$$nb" || exit 1; \
-	done
+	printf '%s\n' $(filter notebooks/05_%,$(NOTEBOOKS)) $(filter-out notebooks/05_%,$(NOTEBOOKS)) | \
+	  xargs -P $(JOBS) -I{} sh -c 'echo "executing {}"; DICELAB_CANONICAL=1 $(BIN)/jupyter nbconvert \
+	    --to notebook --execute --inplace --log-level=WARN --ExecutePreprocessor.kernel_name=python3 \
+	    --ExecutePreprocessor.timeout=3600 "{}" || exit 255'
 	$(BIN)/nbstripout --keep-output --keep-count $(NOTEBOOKS)
 	$(BIN)/python -m dicelab.notebook normalise $(NOTEBOOKS)
 
@@ -41,10 +43,31 @@ notebooks: $(STAMP)
 summary: $(STAMP)
 	DICELAB_CANONICAL=1 $(BIN)/python -m dicelab.claims --readme README.md
 
-# Unit and property tests, every notebook through nbval (fast mode) and papermill, ledger and
-# environment checks: one pytest run.
+# The tiers (markers in pyproject.toml). `make test-fast`: the package's unit, property and
+# doctests, no notebook, no homework, no install, no full-size solve, nothing timed. `make test`:
+# everything -- every notebook once through nbval (fast mode; each chapter's ledger checked from
+# that run), papermill's parameters, the homework built (kept between runs while its sources are
+# unchanged) and graded, the plain install, the project's checks -- on JOBS cores (pytest-xdist;
+# a notebook's cells, like a test module's tests, stay together on one worker: conftest.py).
+# Timing is `make benchmark`'s. A run that selects no test (e.g. PYTEST_ARGS="-k ...") passes:
+# conftest.py turns pytest's exit code 5 into 0.
+PYTEST := DICELAB_FAST=1 $(BIN)/python -m pytest -n $(JOBS) --dist loadscope --no-loadscope-reorder
+PYTEST_ARGS ?=
+
+test-fast: $(STAMP)
+	$(PYTEST) dicelab tests --ignore=tests/browser --ignore=tests/test_notebooks.py \
+	  --ignore=tests/test_reproducible.py -p no:nbval $(PYTEST_ARGS) \
+	  -m "not notebook and not homework and not install and not slow"
+
+# Grading runs each notebook under bubblewrap (homework/sandbox.py): installed with apt-get when run
+# as root and missing, as Chromium is for the browser test.
+NEED_BWRAP = @command -v bwrap >/dev/null || \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; \
+	  else echo "grading needs bubblewrap: sudo apt-get install bubblewrap"; exit 1; fi
+
 test: $(STAMP)
-	DICELAB_FAST=1 $(BIN)/python -m pytest dicelab tests $(NOTEBOOKS) --ignore=tests/browser \
+	$(NEED_BWRAP)
+	$(PYTEST) dicelab tests $(NOTEBOOKS) --ignore=tests/browser --durations=15 $(PYTEST_ARGS) \
 	  --nbval-lax --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=1800
 
 # Homework: per chapter with a spec homework/NN_name.yml, a student notebook and an Otter-Grader
@@ -64,16 +87,17 @@ GRADES ?= grades.csv
 GRADE_FLAGS ?=
 grade: $(STAMP)
 	@test -d "$(HOMEWORK_BUILD)" || { echo "run make homework first"; exit 1; }
-	@command -v bwrap >/dev/null || \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y bubblewrap; \
-	  else echo "make grade needs bubblewrap: sudo apt-get install bubblewrap"; exit 1; fi
+	$(NEED_BWRAP)
 	$(BIN)/python homework/grade.py "$(SUBMISSIONS)" --out "$(GRADES)" --build "$(HOMEWORK_BUILD)" $(GRADE_FLAGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check dicelab tests benchmarks notebooks homework
 
+# Every timing script in benchmarks/ (budgets.py fails when an estimate is off by more than a
+# factor of 3); suite.py times the test tiers and every notebook (CPU and wall; see its docstring).
+# All run; the target fails after them if one failed.
 benchmark: $(STAMP)
-	for b in benchmarks/*.py; do $(BIN)/python "$$b" || exit 1; done
+	status=0; for b in benchmarks/[a-z]*.py; do echo "== $$b"; $(BIN)/python "$$b" || status=1; done; exit $$status
 
 # JupyterLab on the repository's root, open on the course guide, so that every link between the
 # chapters, solutions/ and the explorers opens. As root (many containers), JupyterLab needs

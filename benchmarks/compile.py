@@ -2,6 +2,7 @@
 
     python benchmarks/compile.py              # total, by package and the slowest kernels
     python benchmarks/compile.py --top 30     # more kernels
+    python benchmarks/compile.py --warm       # compile into numba's own cache (a warm-up), print nothing
 
 A fresh process with ``NUMBA_CACHE_DIR`` pointed at an empty folder makes the chapters' calls
 on small inputs (the same kernels, the same argument types; the computing itself takes well
@@ -40,7 +41,7 @@ t0, c0 = time.perf_counter(), time.process_time()
 listener = Listener()
 event.register("numba:compile", listener)
 import numpy as np
-from dicelab import badg, efron, pig
+from dicelab import badg, efron, pig, wimpout
 from dicelab.pig import reference
 
 tasks = {
@@ -70,6 +71,14 @@ tasks = {
         lambda: pig.solve_stage_game([[0.5, 0.9], [0.8, 0.4]], [[0.0, 0.0], [0.0, 0.0]]),
         lambda: reference.paper_value_iteration(pig.hold_at(3, 6)),
     ],
+    "wimpout": [
+        lambda: wimpout.play_for_points(),
+        lambda: wimpout.simulate_turns(100, seed=1),
+        lambda: wimpout.play_turns(100, seed=1),
+        lambda: wimpout.simulate_race(wimpout.solve_race(20), 100, seed=1),
+        lambda: wimpout.for_points_loss(wimpout.solve_race(20)),
+        lambda: wimpout.solve_race(20, method="plain"),
+    ],
 }
 wall = {}
 for package, calls in tasks.items():
@@ -82,10 +91,11 @@ print(json.dumps({"records": records, "wall": wall, "total": total, "cpu": cpu})
 """
 
 
-def cold_compile() -> dict:
-    """Run the child in a fresh process with an empty numba cache; its records."""
+def cold_compile(warm: bool = False) -> dict:
+    """Run the child in a fresh process with an empty numba cache (``warm``: numba's own cache,
+    which it fills); its records."""
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        env = dict(os.environ) if warm else dict(os.environ, NUMBA_CACHE_DIR=cache)
         out = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(out.stderr[-3000:])
@@ -95,7 +105,11 @@ def cold_compile() -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=15, help="how many of the slowest kernels to list")
+    parser.add_argument("--warm", action="store_true", help="fill numba's own cache instead, print nothing")
     args = parser.parse_args(argv)
+    if args.warm:
+        cold_compile(warm=True)
+        return 0
     res = cold_compile()
     compiled = {}
     for name, seconds in res["records"]:  # nested compiles: a caller's time includes its callees'

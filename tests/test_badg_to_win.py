@@ -202,6 +202,7 @@ def test_take_values_and_best_take_read_the_win_values():
     assert win.value_at((6,), 0) == pytest.approx(4 / 6)  # faces 3..6 keep within 3 points
 
 
+@pytest.mark.slow
 def test_standard_game_threshold_agrees_with_its_distribution():
     win = badg.solve_to_win(target=8)
     p = win.distribution()
@@ -212,6 +213,7 @@ def test_standard_game_threshold_agrees_with_its_distribution():
     assert math.isclose(win.expected_points, float(p @ np.arange(p.size)))
 
 
+@pytest.mark.slow
 def test_lowest_utility_of_float_distributions_never_rises():
     # a float distribution sums to 1 only within rounding: 1 - (its cumulative sum) can dip below
     # 0 in the far tail, and an even power of it makes u rise there

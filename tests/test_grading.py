@@ -19,6 +19,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+pytestmark = pytest.mark.homework  # builds and grades homework: make test, not make test-fast
+
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = "01_efron_dice"
 CELL_SECONDS = 60  # the worked solutions need a few seconds a cell; a busy machine more

@@ -1,15 +1,19 @@
 """Homework: the exact-answer checks, the student notebooks and the autograders.
 
-The build (``homework/build.py``, ``make homework``) is reused from ``homework/_build`` when it is
-newer than everything it is made from; otherwise it is built afresh in a temporary folder. The
-grading tests grade, per chapter, the worked solutions (full marks on every autograded exercise),
-the blank student notebook (zero) and a student notebook answered with literal values in which
-one answer is wrong (exactly that exercise's points lost).
+The build (``homework/build.py``) is made once and kept, keyed on the hash of everything it is
+made from (the specs, the chapters and their solutions, the build script and the whole ``dicelab``
+package, the pinned requirements), in ``homework/_build/tests-<hash>/``: a later session with the
+same inputs reuses it, any change builds it afresh; a lock lets one process build while the others
+wait for it. The grading tests grade, per chapter, the worked solutions (full marks on every
+autograded exercise), the blank student notebook (zero) and a student notebook answered with
+literal values in which one answer is wrong (exactly that exercise's points lost).
 """
 
 from __future__ import annotations
 
 import csv
+import fcntl
+import hashlib
 import importlib.util
 import json
 import re
@@ -129,29 +133,44 @@ def test_every_chapter_has_a_spec():
 
 
 # --------------------------------------------------------------------------- the build
-SOURCES = [ROOT / "homework" / "build.py", ROOT / "dicelab" / "homework.py"] + [
+SOURCES = [ROOT / "homework" / "build.py", ROOT / "requirements.txt",
+           *sorted((ROOT / "dicelab").rglob("*.py"))]
+SOURCES += [
     p for name in CHAPTERS for p in (ROOT / "homework" / f"{name}.yml", ROOT / "notebooks" / f"{name}.ipynb",
                                      ROOT / "solutions" / f"{name}_solutions.ipynb")
 ]
 
 
-def _fresh(build: Path) -> bool:
-    newest = max(p.stat().st_mtime for p in SOURCES)
-    return all(
-        any((build / n / "dist" / "autograder").glob("*.zip"))
-        and (build / n / "key.json").stat().st_mtime > newest
-        for n in CHAPTERS if (build / n / "key.json").exists()
-    ) and all((build / n / "key.json").exists() for n in CHAPTERS)
+def sources_hash() -> str:
+    digest = hashlib.sha256()
+    for path in SOURCES:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def cached_build() -> Path:
+    """The homework built from the current sources: reused when built before, else built now."""
+    hw_build.BUILD.mkdir(parents=True, exist_ok=True)
+    done = hw_build.BUILD / f"tests-{sources_hash()}"
+    with open(hw_build.BUILD / ".tests.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another process building the same: wait for it
+        if not (done / "complete").is_file():
+            for old in hw_build.BUILD.glob("tests-*"):  # earlier sources' builds, and a half-made one
+                shutil.rmtree(old, ignore_errors=True)
+            with ProcessPoolExecutor(max_workers=2) as pool:
+                list(pool.map(hw_build.build, CHAPTERS, [done] * len(CHAPTERS)))
+            (done / "complete").write_text("\n".join(str(p.relative_to(ROOT)) for p in SOURCES) + "\n")
+    return done
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
-    if _fresh(hw_build.BUILD):
-        return hw_build.BUILD
-    out = tmp_path_factory.mktemp("homework")
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        list(pool.map(hw_build.build, CHAPTERS, [out] * len(CHAPTERS)))
-    return out
+def built() -> Path:
+    return cached_build()
+
+
+# The tests that read the build or the grades (under --dist loadscope this module runs on one
+# worker: one build, one grading).
+BUILT = pytest.mark.homework
 
 
 def student(built: Path, name: str) -> nbformat.NotebookNode:
@@ -166,6 +185,7 @@ def distinctive_lines(code: str) -> list[str]:
     ]
 
 
+@BUILT
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_student_notebook_holds_no_solution(built, name):
     nb = student(built, name)
@@ -189,6 +209,7 @@ def test_student_notebook_holds_no_solution(built, name):
     assert "import otter" in text and "from dicelab import" in text
 
 
+@BUILT
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_manual_exercises_have_a_cell_marked_for_the_teacher(built, name):
     nb = student(built, name)
@@ -293,6 +314,7 @@ def rows(grades, name, kind):
     return found
 
 
+@BUILT
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_worked_solutions_get_full_marks(grades, name):
     for r in rows(grades, name, "solutions"):
@@ -302,11 +324,13 @@ def test_worked_solutions_get_full_marks(grades, name):
             assert r["score"] == ""
 
 
+@BUILT
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_blank_notebook_gets_zero(grades, name):
     assert all(float(r["score"]) == 0 for r in rows(grades, name, "blank") if r["graded"] == "auto")
 
 
+@BUILT
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_one_wrong_answer_loses_exactly_its_points(grades, name):
     bad = wrong_question(name)

@@ -9,6 +9,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "dicelab"
 
@@ -44,6 +46,7 @@ def test_every_runtime_import_is_declared():
         )
 
 
+@pytest.mark.install
 def test_a_plain_install_imports_every_module(tmp_path):
     target = tmp_path / "site"
     build = subprocess.run(

@@ -479,6 +479,7 @@ def test_exploitability_of_pure_policies_is_their_best_responses():
     assert gain == pytest.approx((against_b - (1 - against_a.T)).max(), abs=1e-15)
 
 
+@pytest.mark.slow
 def test_svima_is_the_upper_value_of_pure_stage_games():
     goal = 10
     sv, eq = pig.svima(goal), pig.equilibrium(goal)

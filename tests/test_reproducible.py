@@ -7,10 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = ROOT / "notebooks" / "04_cosmic_wimpout.ipynb"
 
 
+@pytest.mark.notebook
 def test_a_full_rerun_is_byte_identical(tmp_path):
     work = tmp_path / "notebooks"
     shutil.copytree(ROOT / "notebooks" / "data", work / "data")

@@ -39,6 +39,7 @@ def test_doubling_the_cap_changes_nothing():
     assert dict(wider.thresholds) == dict(BEST.thresholds)
 
 
+@pytest.mark.slow
 def test_an_independent_float_iteration_agrees():
     # floats, no cap theory, levels from the top down to 1,500 points
     assert play._plain_float_iteration(1500) == pytest.approx(float(BEST.value), abs=1e-7)

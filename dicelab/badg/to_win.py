@@ -58,7 +58,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -477,6 +477,13 @@ def _pick(options: dict, use_win: bool) -> tuple[int, ...]:
     return max(tied, key=lambda t: options[t][2])
 
 
+@lru_cache(maxsize=4)
+def _expected(dice: tuple[int, ...]) -> Solution:
+    """The expected-points solution whose values break the win policy's ties, solved once per game
+    (a chapter plays the same game to many targets)."""
+    return solve(dice)
+
+
 def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> WinSolution:
     """The strategy maximising ``P(final bad points <= target)``, or ``E[utility[final bad points]]``.
 
@@ -518,6 +525,6 @@ def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> W
     active = _active(game, u)
     steps = _solver_cost(game)[1] + _work(game, active, forward=False)
     check_cost("dice", _shown(game), steps=steps, what="the win values")
-    expected = solve(game.dice)
+    expected = _expected(game.dice)
     W = _win_kernels.win_values(expected.tables, np.array([float(v) for v in u]), active)
     return WinSolution(game.dice, target, u, W, expected, active)

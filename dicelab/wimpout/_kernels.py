@@ -153,7 +153,7 @@ def turn_value(i, j, x, g, m, Wopp, tab, LT, MT, Qtop, D, optimal, V):
 
 
 @njit(cache=True)
-def solve_levels(g, m, W, tab, LT2, MT2, WSTAR2, tol, max_iter, plain, V, D):
+def solve_levels(g, m, W, tab, LT2, MT2, WSTAR2, tol, max_iter, plain, V, D, border_only, parts):
     """Value iteration for the optimal race, in place on ``W`` (start values at least 1/7776).
 
     ``plain`` False: level by level in decreasing ``i + j``, iterating each pair ``(i, j)``,
@@ -161,6 +161,11 @@ def solve_levels(g, m, W, tab, LT2, MT2, WSTAR2, tol, max_iter, plain, V, D):
     every state in index order until one changes no value by ``tol``. Returns ``(evaluations
     of a turn, sweeps or the most iterations of one level, last change)``; ``sweeps = -1``
     if a turn has no safe total (horizon too short), ``-2`` past ``max_iter``.
+
+    Levels only: ``parts[0]`` gets the evaluations, most iterations and last change of the pairs
+    with both scores above 0 (the interior, which never reaches a score of 0 and so does not
+    depend on ``m``), ``parts[1]`` those of the border pairs; ``border_only`` solves the border
+    alone, the interior of ``W`` given (solved for another ``m``).
     """
     evaluations, most, change = 0, 0, 0.0
     if plain:
@@ -182,6 +187,9 @@ def solve_levels(g, m, W, tab, LT2, MT2, WSTAR2, tol, max_iter, plain, V, D):
     for level in range(2 * g - 2, -1, -1):
         for i in range(max(0, level - g + 1), level // 2 + 1):
             j = level - i
+            part = 1 if i == 0 else 0  # i <= j: the pair touches a score of 0 when i does
+            if border_only and part == 0:
+                continue
             for it in range(1, max_iter + 1):
                 step = 0.0
                 for who in range(2):
@@ -194,11 +202,14 @@ def solve_levels(g, m, W, tab, LT2, MT2, WSTAR2, tol, max_iter, plain, V, D):
                     step = max(step, abs(u - W[a, o]))
                     W[a, o] = u
                     evaluations += 1
+                    parts[part, 0] += 1
                     if i == j:
                         break
                 if step < tol:
                     most = max(most, it)
                     change = max(change, step)
+                    parts[part, 1] = max(parts[part, 1], it)
+                    parts[part, 2] = max(parts[part, 2], step)
                     break
                 if it == max_iter:
                     return evaluations, -2, step
@@ -206,22 +217,28 @@ def solve_levels(g, m, W, tab, LT2, MT2, WSTAR2, tol, max_iter, plain, V, D):
 
 
 @njit(cache=True)
-def policy_pass(g, m, W, tab, LT2, MT2, WSTAR2, V, D, T, irregular, ex):
+def policy_pass(g, m, W, tab, LT2, MT2, WSTAR2, V, D, T, irregular, ex, border_only, residuals):
     """One more Bellman update of every state: returns the largest change (the residual).
 
     Writes the thresholds ``T[i, j, c]`` (units: bank at every turn points from these on, at
     least 1) and ``irregular[i, j, c]``: how many turn points below the threshold bank all the
-    same; with ``ex`` of ``irregular.sum()`` rows, lists them as ``(i, j, c, r)``.
+    same; lists them as ``(i, j, c, r)`` in ``ex``, as many rows as it holds (all of them when it
+    has ``irregular.sum()`` rows or more). ``residuals[0]``, ``residuals[1]``: the residual of the
+    interior (both scores above 0) and of the border; ``border_only`` updates the border alone.
     """
     C = tab[0] - tab[1]
     residual = 0.0
     row = 0
     for i in range(g):
         for j in range(g):
+            part = 1 if i == 0 or j == 0 else 0
+            if border_only and part == 0:
+                continue
             jz = 0 if j == 0 else 1
             Qtop = top_level(i, j, W[j, i], g, m, WSTAR2[jz])
             u = turn_value(i, j, 1 - W[j, i], g, m, W, tab, LT2[jz], MT2[jz], Qtop, D, True, V)
             residual = max(residual, abs(u - W[i, j]))
+            residuals[part] = max(residuals[part], abs(u - W[i, j]))
             H = Qtop - i
             for c in range(C):
                 t = 1
@@ -241,23 +258,28 @@ def policy_pass(g, m, W, tab, LT2, MT2, WSTAR2, V, D, T, irregular, ex):
     return residual
 
 
-@njit(cache=True)
-def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, tab, LT2, MT2, tol, max_iter, V, D):
+@njit(cache=True, nogil=True)
+def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, tab, LT2, MT2, tol, max_iter, V, D, same=False):
     """The win chances of two fixed policies, level by level, in place on ``WA``/``WB``.
 
     ``WA[i, j]``: A to move with ``i`` against B's ``j``; A banks at choice ``c`` from turn
     points ``TA[i, j, c]`` (units) on, and at the turn points ``XA[k, 1]`` of choice
-    ``XA[k, 0]`` for ``k`` in ``PA[i * g + j] .. PA[i * g + j + 1]``; B likewise. Returns
+    ``XA[k, 0]`` for ``k`` in ``PA[i * g + j] .. PA[i * g + j + 1]``; B likewise. ``same``: A and
+    B play one policy (``WA`` and ``WB`` are then one array and ``TA``, ``TB`` one table), so that
+    ``W(i, j)`` and ``W(j, i)`` are iterated once per pair, as in :func:`solve_levels`. Returns
     ``(evaluations, most iterations of a level, last change)``, ``-2`` past ``max_iter``.
     """
     C = tab[0] - tab[1]
     evaluations, most, change = 0, 0, 0.0
     for level in range(2 * g - 2, -1, -1):
-        for i in range(max(0, level - g + 1), min(level, g - 1) + 1):
+        last = level // 2 if same else min(level, g - 1)
+        for i in range(max(0, level - g + 1), last + 1):
             j = level - i
             for it in range(1, max_iter + 1):
                 step = 0.0
                 for who in range(2):
+                    if same and who == 1 and i == j:
+                        break
                     if who == 0:
                         a, o, Wm, Wo, T, X, P = i, j, WA, WB, TA, XA, PA
                     else:

@@ -44,6 +44,13 @@ converges geometrically (each is a contraction of the other by the chance of a W
 ``method="plain"`` sweeps every state in index order instead, Neller and Presser's plain
 value iteration, for comparison.
 
+**Two openings, one interior.** No turn brings a score back to 0, so the pairs with both scores
+above 0 (the interior) never meet the opening rule: their values, policy and counts are the same
+for every ``minimum``. A levels solve remembers its interior (for the last few races, keyed by
+target, rules, horizon, ``tol`` and ``max_iter``), and a solve of the same race with another
+``minimum`` iterates only the pairs with a score of 0: the result is the one a solve from
+nothing gives, to the last bit, counts included.
+
 **Past the target: a safe total.** If every choice banks from total ``Q`` on, the values there are
 known in closed form: ``V(s, q) = P(Auto Win or bank from s) + P(Wimpout) x - M(s, need)``, with
 ``M(s, n)`` the chance that the opponent makes ``n`` plus the points gained before the banking
@@ -387,6 +394,39 @@ def _setup(target, minimum, horizon, rules):
     return target, minimum, rules, NH
 
 
+@dataclass(frozen=True)
+class _Interior:
+    """What a levels solve found for the score pairs with both scores above 0 (in units)."""
+
+    W: np.ndarray
+    parts: np.ndarray  # the kernel's counts, interior and border
+    T: np.ndarray
+    irregular: np.ndarray
+    exceptions: np.ndarray
+    residual: float
+
+
+# The interior of the race never reaches a score of 0 (a turn adds points or passes the dice), so
+# its values, policy and counts do not depend on the opening minimum: the race solved with and
+# without the opening rule shares it, the second solve iterating only the pairs with a 0 score.
+_INTERIOR: dict = {}
+_INTERIOR_SIZE = 4
+
+
+def _share(key, W, parts, T, irregular, ex, residual) -> None:
+    if len(_INTERIOR) >= _INTERIOR_SIZE:
+        _INTERIOR.pop(next(iter(_INTERIOR)))
+    W_in = np.full_like(W, 0.5)  # the border at the solve's start value
+    T_in, irr_in = np.zeros_like(T), np.zeros_like(irregular)
+    W_in[1:, 1:], T_in[1:, 1:], irr_in[1:, 1:] = W[1:, 1:], T[1:, 1:], irregular[1:, 1:]
+    _INTERIOR[key] = _Interior(W_in, parts.copy(), T_in, irr_in, ex.copy(), float(residual))
+
+
+def _clear_interiors() -> None:
+    """Forget the shared interiors (for timing a solve afresh)."""
+    _INTERIOR.clear()
+
+
 def _cost(name, value, g, NH, sweeps):
     """Memory and steps of solving a race of ``g`` units (``sweeps``: relative to the levels)."""
     rows = g + NH + 102
@@ -449,21 +489,42 @@ def solve_race(
     tb = _tables(rules, minimum // 5, NH, False)
     S, nf = tb["S"], tb["nf"]
     V, D = _kernels.scratch(rows, S, S - nf)
-    W = np.full((g, g), 0.5)
     args = (tb["tab"], tb["LT2"], tb["MT2"], tb["WSTAR2"])
+    key = (g, rules, NH, tol, max_iter)
+    shared = _INTERIOR.get(key) if method == "levels" else None
+    W = shared.W.copy() if shared else np.full((g, g), 0.5)
+    parts = shared.parts.copy() if shared else np.zeros((2, 3))
+    parts[1] = 0
     evaluations, iterations, change = _kernels.solve_levels(
-        g, minimum // 5, W, *args, tol, max_iter, method == "plain", V, D
+        g, minimum // 5, W, *args, tol, max_iter, method == "plain", V, D, shared is not None, parts
     )
     if iterations == -1:
         raise ValueError(f"horizon={5 * NH} is too short: past it no total is safe to bank; raise it")
     if iterations == -2:
         raise ValueError(f"max_iter={max_iter} sweeps did not bring the change below tol={tol}")
-    T = np.zeros((g, g, S - nf), dtype=np.int64)
-    irregular = np.zeros_like(T)
-    none = np.zeros((0, 4), dtype=np.int64)
-    residual = _kernels.policy_pass(g, minimum // 5, W.copy(), *args, V, D, T, irregular, none)
-    ex = np.zeros((int(irregular.sum()), 4), dtype=np.int64)
-    _kernels.policy_pass(g, minimum // 5, W.copy(), *args, V, D, T, irregular, ex)
+    if method == "levels":  # the whole solve's counts, the interior's shared or not
+        evaluations, iterations, change = int(parts[:, 0].sum()), int(parts[:, 1].max()), parts[:, 2].max()
+    T = shared.T.copy() if shared else np.zeros((g, g, S - nf), dtype=np.int64)
+    irregular = shared.irregular.copy() if shared else np.zeros_like(T)
+    residuals = np.array([shared.residual, 0.0]) if shared else np.zeros(2)
+    ex = np.zeros((4 * g * g + 1024, 4), dtype=np.int64)  # room for every exception, nearly always
+    policy = (g, minimum // 5, W.copy(), *args, V, D, T, irregular)
+    _kernels.policy_pass(*policy, ex, shared is not None, residuals)
+    border = irregular.copy()
+    if shared:
+        border[1:, 1:] = 0
+    if border.sum() > len(ex):
+        ex = np.zeros((int(border.sum()), 4), dtype=np.int64)
+        _kernels.policy_pass(*policy, ex, shared is not None, residuals)
+    ex = ex[: int(border.sum())]
+    if shared:
+        ex = np.concatenate([ex, shared.exceptions])
+        ex = ex[np.lexsort(ex.T[::-1])]  # in the order of a whole pass: by i, j, choice, turn points
+    elif method == "levels":
+        inner = (ex[:, 0] > 0) & (ex[:, 1] > 0)
+        _share(key, W, parts, T, irregular, ex[inner], residuals[0])
+    residual = residuals.max()
+    ex = ex.copy()
     ex[:, [0, 1, 3]] *= 5
     return RaceSolution(
         target,

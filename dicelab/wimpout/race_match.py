@@ -9,6 +9,7 @@ the win chance of A to move and ``W_B`` B's, a turn of A ends in ``1 - W_B(j, i)
 from __future__ import annotations
 
 import functools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -123,13 +124,22 @@ def evaluate_race(
         raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
     (TA, XA, PA), (TB, XB, PB) = _policy("first", first, solution), _policy("second", second, solution)
     tol = check_float("tol", tol, 0, 1, open_low=True)
+    return _evaluate(solution, TA, XA, PA, TB, XB, PB, tol)
+
+
+def _evaluate(solution, TA, XA, PA, TB, XB, PB, tol) -> RaceMatch:
+    """The match of two policies in units (see :func:`_policy`); one policy is solved once for both."""
+    same = TA is TB or (
+        np.array_equal(TA, TB) and np.array_equal(XA, XB) and np.array_equal(PA, PB)
+    )
     g, NH = solution.target // 5, solution.horizon // 5
     top = int(max(TA.max(), TB.max()))
     rows = _cost("solution", g, g, max(NH, top), 1)
     tb = _tables(solution.rules, solution.minimum // 5, NH, False)
     S, nf = tb["S"], tb["nf"]
     V, D = _kernels.scratch(rows, S, S - nf)
-    WA, WB = np.full((g, g), 0.5), np.full((g, g), 0.5)
+    WA = np.full((g, g), 0.5)
+    WB = WA if same else np.full((g, g), 0.5)
     _, iterations, change = _kernels.evaluate_pair(
         g,
         solution.minimum // 5,
@@ -148,10 +158,11 @@ def evaluate_race(
         10_000,
         V,
         D,
+        same,
     )
     if iterations == -2:
         raise ValueError("the fixed policies' value iteration did not converge in 10,000 sweeps of a level")
-    return RaceMatch(WA, WB, int(iterations), float(change))
+    return RaceMatch(WA, WA.copy() if same else WB, int(iterations), float(change))
 
 
 @dataclass(frozen=True)
@@ -182,6 +193,10 @@ class ForPointsLoss:
 def for_points_loss(solution: RaceSolution) -> ForPointsLoss:
     """The win chance given up by playing each turn for points (:func:`play_for_points`).
 
+    Two matches: the one of the player for points against the optimal one gives both orders of
+    play (each player's win chance as the mover, at every score pair), and the player for points
+    against itself is one policy, solved as such.
+
     >>> from dicelab.wimpout import solve_race
     >>> loss = for_points_loss(solve_race(100))
     >>> loss.against_optimal > 0 and loss.against_for_points > 0
@@ -189,10 +204,12 @@ def for_points_loss(solution: RaceSolution) -> ForPointsLoss:
     """
     if not isinstance(solution, RaceSolution):
         raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
-    match = functools.partial(evaluate_race, solution)
-    return ForPointsLoss(
-        solution.first_player,
-        match("for points", "optimal").first_wins,
-        match("optimal", "for points").first_wins,
-        match("for points", "for points").first_wins,
-    )
+    # One match of the two policies gives both first movers: WA[0, 0] with the player for points
+    # first, WB[0, 0] (the optimal player to move at 0 against 0) with the optimal player first.
+    # The two matches are independent: solved side by side (the kernel releases the GIL).
+    fp, opt = _policy("first", "for points", solution), _policy("second", "optimal", solution)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        mixed = pool.submit(_evaluate, solution, *fp, *opt, 1e-12)
+        alike = pool.submit(_evaluate, solution, *fp, *fp, 1e-12)
+        mixed, alike = mixed.result(), alike.result()
+    return ForPointsLoss(solution.first_player, mixed.first_wins, float(mixed.WB[0, 0]), alike.first_wins)

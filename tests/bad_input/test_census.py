@@ -6,7 +6,7 @@ The one exception is an exact integer of 401 digits where any exact number is va
 
 import pytest
 
-from bad_input import census
+from bad_input import case_id, census
 from bad_input.test_refused import ROWS
 
 VALID = {  # arguments that take any exact number: a huge integer is one
@@ -20,7 +20,7 @@ CASES = [(row, value) for row in ROWS for value in census.harsher(row.values)]
 @pytest.mark.parametrize(
     ("row", "value"),
     CASES,
-    ids=[f"{row.target.__qualname__}-{row.arg}-{value!r}"[:70] for row, value in CASES],
+    ids=[case_id(row, value) for row, value in CASES],
 )
 def test_harsher_bad_input_is_refused_by_name(row, value):
     kind, detail = census.outcome(row, value)

@@ -7,7 +7,7 @@ import pkgutil
 import pytest
 
 import bad_input
-from bad_input import public_arguments, qualified
+from bad_input import case_id, public_arguments, qualified
 
 MODULES = [
     importlib.import_module(f"bad_input.{m.name}")
@@ -22,7 +22,7 @@ CASES = [(row, value) for row in ROWS for value in row.values]
 @pytest.mark.parametrize(
     ("row", "value"),
     CASES,
-    ids=[f"{row.target.__qualname__}-{row.arg}-{value!r}"[:70] for row, value in CASES],
+    ids=[case_id(row, value) for row, value in CASES],
 )
 def test_bad_input_is_refused_by_name(row, value):
     with pytest.raises((ValueError, TypeError)) as err:
