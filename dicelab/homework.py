@@ -218,7 +218,7 @@ def _srepr(text: str):
     return build(ast.parse(text, mode="eval").body, 0)
 
 
-def decode_untrusted(data, depth: int = 0):
+def decode_untrusted(data):
     """The value of an answer exported from a student's notebook, as plain data.
 
     Like :func:`decode`, but for data a student's kernel wrote: only plain values are built
@@ -231,8 +231,16 @@ def decode_untrusted(data, depth: int = 0):
     >>> decode_untrusted({"sympy": "__import__('os').system('true')"})
     Traceback (most recent call last):
     ...
-    ValueError: not an exact number
+    ValueError: data must be an exported answer (numbers, fractions, texts, truth values and containers of them): not an exact number
     """
+    try:
+        return _untrusted(data, 0)
+    except (ValueError, TypeError, RecursionError) as err:  # TypeError: an unhashable set item
+        raise ValueError(f"data must be an exported answer (numbers, fractions, texts, truth values "
+                         f"and containers of them): {err}") from None
+
+
+def _untrusted(data, depth: int):
     if depth > MAX_DEPTH:
         raise ValueError("nested too deeply")
     if data is None or isinstance(data, bool) or (isinstance(data, int) and abs(data) < 10**400):
@@ -256,8 +264,8 @@ def decode_untrusted(data, depth: int = 0):
         if kind == "dict":
             if not all(isinstance(kv, list) and len(kv) == 2 for kv in body):
                 raise ValueError("a dict as [key, value] pairs")
-            return {_unhashable(decode_untrusted(k, depth + 1)): decode_untrusted(v, depth + 1) for k, v in body}
-        items = [decode_untrusted(v, depth + 1) for v in body]
+            return {_unhashable(_untrusted(k, depth + 1)): _untrusted(v, depth + 1) for k, v in body}
+        items = [_untrusted(v, depth + 1) for v in body]
         if kind == "set":
             return {_unhashable(v) for v in items}
         return tuple(items) if kind == "tuple" else items

@@ -18,12 +18,19 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import yaml
 
 pytestmark = pytest.mark.homework  # builds and grades homework: make test, not make test-fast
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = "01_efron_dice"
 CELL_SECONDS = 60  # the worked solutions need a few seconds a cell; a busy machine more
+# The first and the last autograded exercise of the chapter's spec, and one variable each.
+_AUTO = [(str(n), e) for n, e in yaml.safe_load((ROOT / "homework" / f"{CHAPTER}.yml").read_text())
+         ["exercises"].items() if "answers" in e]
+FIRST_Q, LAST_Q = ("q" + _AUTO[i][0].replace(".", "_") for i in (0, -1))
+FIRST_ANSWER, LAST_ANSWER = (next(iter(_AUTO[i][1]["answers"])) for i in (0, -1))
+FIRST_POINTS = _AUTO[0][1]["points"]
 MAKE = ["make", "-s", "--no-print-directory", "-C", str(ROOT)]
 
 
@@ -45,7 +52,7 @@ def _teacher(build: Path):
 
 
 def _first_answer_cell(nb) -> int:
-    return next(k for k, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith("p_B_beats_C"))
+    return next(k for k, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(FIRST_ANSWER))
 
 
 def _with_cell(nb, code: str, at: int | None = None):
@@ -58,9 +65,9 @@ def _submissions(build: Path, folder: Path, victim: Path, grades: Path) -> dict[
     key = json.loads((build / CHAPTER / "key.json").read_text())
     teacher = _teacher(build)
     careless = _teacher(build)
-    k = next(k for k, c in enumerate(careless.cells) if c.source.startswith("p_B_beats_C ="))
-    careless.cells[k].source = "p_B_beats_C = 2 / 3  # a float for an exact answer"
-    moved = next(k for k, c in enumerate(careless.cells) if c.source.startswith("sets_of_three ="))
+    k = next(k for k, c in enumerate(careless.cells) if c.source.startswith(f"{FIRST_ANSWER} ="))
+    careless.cells[k].source = f"{FIRST_ANSWER} = 2 / 3  # a float for an exact answer"
+    moved = next(k for k, c in enumerate(careless.cells) if c.source.startswith(f"{LAST_ANSWER} ="))
     cell = careless.cells.pop(moved)
     careless.cells.append(cell)  # the answer assigned at the very end, below its check cell
     attacks = {
@@ -117,8 +124,8 @@ def test_make_grade_scores_honest_work_and_nothing_else(build, tmp_path):
     full = sum(int(r["max_score"]) for r in auto if r["submission"].startswith("honest/"))
     assert total["honest"] == full > 0
     careless = {r["question"]: int(r["score"]) for r in auto if r["submission"].startswith("careless/")}
-    assert careless["q1_1"] == 0 and careless["q1_8"] > 0  # the float loses; the moved answer counts
-    assert sum(careless.values()) == full - 1, [r for r in auto if r["submission"].startswith("careless/")]
+    assert careless[FIRST_Q] == 0 and careless[LAST_Q] > 0  # the float loses; the moved answer counts
+    assert sum(careless.values()) == full - FIRST_POINTS, [r for r in auto if r["submission"].startswith("careless/")]
     for name in ("blank", "patch", "reader", "liar", "writer", "looper", "hog", "crash"):
         assert total[name] == 0, (name, [r for r in auto if r["submission"].startswith(name + "/")])
     notes = {name: " ".join(r["note"] for r in auto if r["submission"].startswith(name + "/")) for name in paths}

@@ -13,6 +13,12 @@ ROWS = [
     Row(homework.check_form, "form", [None, "nonsense", 3], lambda v: homework.check_form("x", 1, v)),
     Row(homework.encode, "value", [object(), {1: object()}, [1, object()]], lambda v: homework.encode(v)),
     Row(homework.decode, "data", [{"nonsense": 1}, 3.5, "{bad json", b"x"], lambda v: homework.decode(v)),
+    Row(
+        homework.decode_untrusted,
+        "data",
+        [{"nonsense": 1}, 3.5, b"x", {"exact": "1e5"}, {"sympy": "__import__('os')"}, {"number": "nan"}],
+        lambda v: homework.decode_untrusted(v),
+    ),
     Row(homework.form_of, "expected", [None, object(), [object()]], lambda v: homework.form_of(v)),
 ]
 
