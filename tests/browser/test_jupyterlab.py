@@ -145,7 +145,8 @@ def browser():
 
 
 def _api(base: str, path: str, method: str = "GET"):
-    """The server's REST API; a busy server's 500 (a file read while it is written) is asked again."""
+    """The server's REST API; a busy server's 500 or 404 (a file read while it is being saved: the
+    server writes it anew) is asked again."""
     request = urllib.request.Request(f"{base}{path}?token={TOKEN}", method=method)
     for attempt in range(5):
         try:
@@ -153,7 +154,7 @@ def _api(base: str, path: str, method: str = "GET"):
                 body = answer.read()
             return json.loads(body) if body else None
         except urllib.error.HTTPError as err:
-            if err.code < 500 or attempt == 4:
+            if (err.code < 500 and err.code != 404) or attempt == 4:
                 raise
             time.sleep(1)
 
