@@ -269,27 +269,18 @@ def test_open_and_save_in_jupyterlab_changes_nothing(lab, browser, path):
     base, root = lab
     rel = path.relative_to(ROOT).as_posix()
     copy = root / rel
-    before = _api(base, f"/api/contents/{rel}")["last_modified"]
     page, errors = open_page(browser, f"{base}/lab/tree/{rel}?token={TOKEN}&reset")
     assert page.evaluate(WAIT_IDLE_JS), "the kernel did not start"
     page.wait_for_timeout(1000)
     dirty = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current.jp-mod-dirty").count()
     save = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar [data-command='docmanager:save']"
-    page.locator(save).first.click()
-    missing = 0
-    for _ in range(120):
-        try:
-            if _api(base, f"/api/contents/{rel}")["last_modified"] != before:
-                break
-        except urllib.error.HTTPError as err:  # the file is being written anew: not saved yet
-            if err.code != 404:
-                raise
-            missing += 1
-        page.wait_for_timeout(250)
-    else:
-        if missing:
-            pytest.skip(f"the server answered 404 for {rel} while saving it, {missing} times: save form unchecked")
-        pytest.fail("JupyterLab did not save the notebook")
+
+    def is_save(response) -> bool:  # the server answers the save's PUT once the file is written
+        return response.request.method == "PUT" and f"/api/contents/{rel}" in response.url
+
+    with page.expect_response(is_save, timeout=120_000) as saved:
+        page.locator(save).first.click()
+    assert saved.value.ok, f"JupyterLab's save of {rel} was refused: HTTP {saved.value.status}"
     page.close()
     shut_down_kernels(base)
     assert not errors, errors
