@@ -37,11 +37,11 @@ notebooks: $(STAMP)
 	    --to notebook --execute --inplace --log-level=WARN --ExecutePreprocessor.kernel_name=python3 \
 	    --ExecutePreprocessor.timeout=3600 "{}" || exit 255'
 	$(BIN)/nbstripout --keep-output --keep-count $(NOTEBOOKS)
-	$(BIN)/python -m dicelab.notebook normalise $(NOTEBOOKS)
+	$(BIN)/python -m dicelab.course.notebook normalise $(NOTEBOOKS)
 
 # The claims summary of every notebook, also written into README.md.
 summary: $(STAMP)
-	DICELAB_CANONICAL=1 $(BIN)/python -m dicelab.claims --readme README.md
+	DICELAB_CANONICAL=1 $(BIN)/python -m dicelab.course.claims --readme README.md
 
 # The tiers (markers in pyproject.toml). `make test-fast`: the package's unit, property and
 # doctests, no notebook, no homework, no install, no full-size solve, nothing timed. `make test`:
@@ -101,10 +101,10 @@ benchmark: $(STAMP)
 
 # JupyterLab on the repository's root, open on the course guide, so that every link between the
 # chapters, solutions/ and the explorers opens. As root (many containers), JupyterLab needs
-# --allow-root. Saving a notebook drops the live widgets' views (dicelab.notebook.pre_save_hook):
+# --allow-root. Saving a notebook drops the live widgets' views (dicelab.course.notebook.pre_save_hook):
 # playing with the explorers changes no file.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root) \
-  --ContentsManager.pre_save_hook=dicelab.notebook.pre_save_hook \
+  --ContentsManager.pre_save_hook=dicelab.course.notebook.pre_save_hook \
   --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks/00_course_guide.ipynb
 
 lab: $(STAMP)

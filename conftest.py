@@ -40,8 +40,8 @@ class LedgerCheck(pytest.Item):
     """The chapter's ledger from the nbval run that just executed it (fast mode)."""
 
     def runtest(self):
-        from dicelab import paths
-        from dicelab.claims import check_ledger, read_ledger
+        from dicelab.course import paths
+        from dicelab.course.claims import check_ledger, read_ledger
 
         stem = self.path.stem
         ran = self.config._dicelab_nbval_ran.get(stem)

@@ -3,7 +3,7 @@
     python benchmarks/budgets.py           # about ten minutes on two shared cores
     python benchmarks/budgets.py --small   # only the calibration sizes the test suite checks
 
-A call's estimate is what :func:`dicelab._checks.check_cost` is told before any work: its
+A call's estimate is what :func:`dicelab.core.checks.check_cost` is told before any work: its
 steps at ``10^8`` a second (the largest estimate when a call checks several parts). The
 measured cost is the median CPU time of repeated calls (process time, so other programs on a
 shared machine do not count; one run for the largest sizes), after a warm-up call that
@@ -29,12 +29,15 @@ from typing import NamedTuple
 import numpy as np
 import sympy
 
-from dicelab import badg, claims, efron, exact, games, markov, pig, stopping, wimpout
-from dicelab._checks import recorded_costs
+from dicelab import badg, efron, pig, wimpout
 from dicelab.badg import reference as badg_reference
 from dicelab.badg import state as badg_state
+from dicelab.badg import stopping
 from dicelab.badg import tables as badg_tables
 from dicelab.badg import to_win as badg_to_win
+from dicelab.core import exact, games, markov
+from dicelab.core.checks import recorded_costs
+from dicelab.course import claims
 from dicelab.efron import reference
 from dicelab.pig import reference as pig_reference
 from dicelab.pig import turns as pig_turns

@@ -27,7 +27,8 @@ import numpy as np
 from _timing import timed
 from numba import njit
 
-from dicelab import games, pig
+from dicelab import pig
+from dicelab.core import games
 from dicelab.pig import reference
 
 ROWS = []

@@ -5,7 +5,7 @@ For each chapter with a spec ``homework/NN_name.yml`` (see ``homework/README.md`
 1. read the exercise boxes (statement and hint) from ``notebooks/NN_name.ipynb`` and the worked
    solutions from ``solutions/NN_name_solutions.ipynb``, unchanged;
 2. compute the answer key: run the solutions' set-up cells and, for each autograded exercise, its
-   worked solution and the spec's expression for each answer (``dicelab.homework.encode``);
+   worked solution and the spec's expression for each answer (``dicelab.course.homework.encode``);
 3. compose Otter Assign's master notebook (``_build/NN_name/master.ipynb``): per exercise, the box,
    the worked solution as the solution (code and prose), the answer cells, a public test of the
    answer's form and a hidden test of its value against the key;
@@ -178,7 +178,7 @@ def compute_key(name: str, setup: list[str], exercises: dict[str, Exercise], spe
         bind = "\n".join(f"__key__[{v!r}] = {a['value']}" for v, a in entry["answers"].items())
         cells.append(nbformat.v4.new_code_cell(bind))
     cells.append(nbformat.v4.new_code_cell(
-        "import json\nfrom dicelab.homework import encode\nprint(json.dumps(encode(__key__)))"
+        "import json\nfrom dicelab.course.homework import encode\nprint(json.dumps(encode(__key__)))"
     ))
     nb = nbformat.v4.new_notebook(cells=cells)
     NotebookClient(nb, timeout=3600, kernel_name="python3",
@@ -208,13 +208,13 @@ def test_cell(question: str, hidden: bool, body: list[str], variables: list[str]
     config.append('""" # END TEST CONFIG')
     args = ", ".join(variables)
     fn = f"test_{question}_{'hidden' if hidden else 'public'}"
-    lines = [*config, f"def {fn}({args}):", "    from dicelab.homework import check_answer, check_form",
+    lines = [*config, f"def {fn}({args}):", "    from dicelab.course.homework import check_answer, check_form",
              *(f"    {b}" for b in body), "", f"{fn}({args})"]
     return code("\n".join(lines))
 
 
 def answer_prompt(entry: dict, key: dict) -> str:
-    from dicelab.homework import decode, form_of
+    from dicelab.course.homework import decode, form_of
 
     lines = ["**Your answer.** Work in the code cell below, then assign:", ""]
     for variable, answer in entry["answers"].items():
@@ -263,7 +263,7 @@ def describe_form(form) -> str:
 
 def master_notebook(name: str, setup: list[str], exercises: dict[str, Exercise], spec: dict, key: dict):
     """Otter Assign's master notebook for the chapter."""
-    from dicelab.homework import decode, form_of
+    from dicelab.course.homework import decode, form_of
 
     chapter = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
     title = source(chapter.cells[0]).splitlines()[0].lstrip("# ").strip()

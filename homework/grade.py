@@ -12,9 +12,9 @@ notebook names its chapter's ``notebooks/NN_name.ipynb``). Then, per notebook:
    user, memory/process/file limits, a time limit per cell and per notebook), which sees none of the
    keys, autograders, other submissions or the repository;
 3. here, in the grader's own process, ``answers.json`` is read back as plain data
-   (:func:`dicelab.homework.decode_untrusted`) and each answer compared with the chapter's key
+   (:func:`dicelab.course.homework.decode_untrusted`) and each answer compared with the chapter's key
    (``homework/_build/NN_name/key.json``, written by ``make homework``) by
-   :func:`dicelab.homework.check_answer`. An exercise scores its points when all its answers are right.
+   :func:`dicelab.course.homework.check_answer`. An exercise scores its points when all its answers are right.
 
 The CSV has one row per submission and exercise: ``submission, chapter, question, exercise, score,
 max_score, graded, note``; ``graded`` is ``auto`` for a score computed here and ``by hand`` for the
@@ -41,7 +41,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sandbox  # noqa: E402  (homework/sandbox.py, beside this file)
 
-from dicelab.homework import AnswerError, check_answer, decode, decode_untrusted  # noqa: E402
+from dicelab.course.homework import AnswerError, check_answer, decode, decode_untrusted  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HOMEWORK = ROOT / "homework"
@@ -85,7 +85,7 @@ def chapter_of(path: Path, names: list[str], notebook_text: str = "") -> str | N
 
 
 EXPORT = '''import json as _json
-from dicelab.homework import encode as _encode
+from dicelab.course.homework import encode as _encode
 _answers = {{}}
 for _name in {names!r}:
     try:

@@ -3,7 +3,7 @@
 The grader (``homework/grade.py``) never runs student code in its own process and never trusts
 what the student's kernel says about itself. For each submission it makes a fresh folder holding
 only a copy of the notebook's code, with one cell added at the end that writes the named answers
-as data (``answers.json``: exact numbers as ``"p/q"`` strings, see :func:`dicelab.homework.encode`),
+as data (``answers.json``: exact numbers as ``"p/q"`` strings, see :func:`dicelab.course.homework.encode`),
 and runs it with :func:`run` inside a sandbox:
 
 * **bubblewrap** (``bwrap``): new mount, PID, network, IPC and UTS namespaces. The sandbox sees the
@@ -16,7 +16,7 @@ and runs it with :func:`run` inside a sandbox:
   after which the sandbox is killed. Everything the notebook started dies with it: the sandbox is
   its own PID namespace and dies with the grader (``--die-with-parent``).
 
-What the sandbox produces is read back as data only (:func:`dicelab.homework.decode_untrusted`):
+What the sandbox produces is read back as data only (:func:`dicelab.course.homework.decode_untrusted`):
 a patched checker, a lying object or a forged file can at most claim answers, which the grader
 then compares with a key the sandbox never saw.
 
@@ -74,7 +74,7 @@ def bwrap() -> str:
 
 def _read_only_roots() -> list[Path]:
     """What the sandbox may read: the interpreter, the environment, the package, its data and the
-    file that marks the repository's root (``dicelab.paths.repo_root``) — no solutions, no keys."""
+    file that marks the repository's root (``dicelab.course.paths.repo_root``) — no solutions, no keys."""
     import dicelab
 
     package = Path(dicelab.__file__).resolve().parent

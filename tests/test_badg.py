@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicelab import badg, stopping
-from dicelab.badg import reference
+from dicelab import badg
+from dicelab.badg import reference, stopping
 
 SMALL_GAMES = [(6,), (2, 2), (6, 6), (6, 8), (3, 3, 3), (6, 6, 8), (4, 6, 8), (6, 6, 8, 10), (3, 3, 4, 4)]
 

@@ -7,7 +7,9 @@ small sizes) and that the closed form and the refusals below answer at once (und
 
 import pytest
 
-from dicelab import claims, efron, exact, markov
+from dicelab import efron
+from dicelab.core import exact, markov
+from dicelab.course import claims
 
 
 def test_the_closed_form_answers_large_counts():

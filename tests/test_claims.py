@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from dicelab.claims import (
+from dicelab.course.claims import (
     ClaimMismatch,
     Ledger,
     check_ledger,

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicelab import badg, explore, pig, wimpout
+from dicelab import badg, pig, wimpout
+from dicelab.course import explore
 
 EFRON = explore.EFRON_DICE
 REFUSED = "Cannot compute this"
@@ -244,7 +245,7 @@ def test_pig_widget_plays_a_whole_game():
 
 def test_pig_widget_disables_its_controls_while_it_solves(monkeypatch):
     """A click made during a long solve must not wait in line and play turns unseen."""
-    from dicelab.explore import pig_game
+    from dicelab.course.explore import pig_game
 
     ex = explore.pig_explorer("hold_at", n=5, goal=20, seed=3)
     seen, solve = [], pig_game.pig_opponent
@@ -337,7 +338,7 @@ def test_wimpout_widget_at_the_end_of_a_turn_and_its_small_chances():
 
 # --------------------------------------------------------------------------- saving from JupyterLab
 def test_saving_the_explorers_from_jupyterlab_keeps_the_committed_notebook(tmp_path):
-    """``make lab`` saves through dicelab.notebook.pre_save_hook: live widget views never reach the file."""
+    """``make lab`` saves through dicelab.course.notebook.pre_save_hook: live widget views never reach the file."""
     import json
     import os
     import shutil
@@ -349,12 +350,12 @@ def test_saving_the_explorers_from_jupyterlab_keeps_the_committed_notebook(tmp_p
 
     root = Path(__file__).resolve().parents[1]
     make = subprocess.run(["make", "-n", "lab"], cwd=root, capture_output=True, text=True, check=True).stdout
-    assert "--ContentsManager.pre_save_hook=dicelab.notebook.pre_save_hook" in make
+    assert "--ContentsManager.pre_save_hook=dicelab.course.notebook.pre_save_hook" in make
     assert ("--allow-root" in make) == (os.getuid() == 0)  # JupyterLab refuses root without it
 
     committed = root / "notebooks" / "explorers.ipynb"
     shutil.copy(committed, tmp_path / "explorers.ipynb")
-    manager = FileContentsManager(root_dir=str(tmp_path), pre_save_hook="dicelab.notebook.pre_save_hook")
+    manager = FileContentsManager(root_dir=str(tmp_path), pre_save_hook="dicelab.course.notebook.pre_save_hook")
     model = manager.get("explorers.ipynb")
     played = model["content"]
     played.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {"m1": {}}}}

@@ -1,11 +1,11 @@
-"""Tests of dicelab.games against textbook zero-sum games."""
+"""Tests of dicelab.core.games against textbook zero-sum games."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicelab import games
+from dicelab.core import games
 
 
 def test_matching_pennies():

@@ -71,7 +71,7 @@ def _submissions(build: Path, folder: Path, victim: Path, grades: Path) -> dict[
     cell = careless.cells.pop(moved)
     careless.cells.append(cell)  # the answer assigned at the very end, below its check cell
     attacks = {
-        "patch": "import dicelab.homework as h\nh.check_answer = h.check_form = lambda *a, **k: None\n"
+        "patch": "import dicelab.course.homework as h\nh.check_answer = h.check_form = lambda *a, **k: None\n"
                  "import otter\notter.Notebook.check = lambda *a, **k: None",
         "reader": "import dicelab, json, pathlib\n"
                   f"for p in [pathlib.Path({str(build)!r}), pathlib.Path(dicelab.__file__).parents[1] / 'homework']:\n"

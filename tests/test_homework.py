@@ -27,7 +27,7 @@ import nbformat
 import pytest
 import sympy as sp
 
-from dicelab.homework import AnswerError, check_answer, check_form, decode, encode, form_of
+from dicelab.course.homework import AnswerError, check_answer, check_form, decode, encode, form_of
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,11 +1,11 @@
-"""Tests of dicelab.markov on textbook absorbing chains (Grinstead and Snell, Chapter 11)."""
+"""Tests of dicelab.core.markov on textbook absorbing chains (Grinstead and Snell, Chapter 11)."""
 
 from fractions import Fraction as F
 
 import numpy as np
 import pytest
 
-from dicelab.markov import AbsorbingChain
+from dicelab.core.markov import AbsorbingChain
 
 
 def drunkards_walk(n=5, p=F(1, 2)):

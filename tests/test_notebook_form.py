@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dicelab.notebook import KERNELSPEC, jupyterlab_form, normalise, notebook_text
+from dicelab.course.notebook import KERNELSPEC, jupyterlab_form, normalise, notebook_text
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(ROOT.glob("notebooks/*.ipynb")) + sorted(ROOT.glob("solutions/*.ipynb"))
@@ -16,7 +16,7 @@ NOTEBOOKS = sorted(ROOT.glob("notebooks/*.ipynb")) + sorted(ROOT.glob("solutions
 def test_committed_in_jupyterlab_form(path):
     text = path.read_text()
     nb = json.loads(text)
-    assert normalise(nb) == 0, f"run `python -m dicelab.notebook normalise {path.relative_to(ROOT)}`"
+    assert normalise(nb) == 0, f"run `python -m dicelab.course.notebook normalise {path.relative_to(ROOT)}`"
     assert notebook_text(nb) == text, "written as the Jupyter server writes (normalise does)"
     assert nb["metadata"]["kernelspec"] == KERNELSPEC
 

@@ -18,7 +18,7 @@ import nbformat
 import papermill as pm
 import pytest
 
-from dicelab.claims import check_ledger, read_ledger
+from dicelab.course.claims import check_ledger, read_ledger
 
 pytestmark = pytest.mark.notebook
 

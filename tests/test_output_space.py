@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from dicelab import claims, notebook, paths, plotting  # noqa: E402
+from dicelab.course import claims, notebook, paths, plotting  # noqa: E402
 
 Usage = namedtuple("Usage", "total used free")
 

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicelab import games, pig
+from dicelab import pig
+from dicelab.core import games
 from dicelab.pig import _kernels, _kernels_3p, reference, stochastic_game
 
 

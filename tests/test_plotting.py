@@ -6,7 +6,7 @@ matplotlib.use("Agg")  # tests only; notebooks never force a backend
 import matplotlib.pyplot as plt
 import pytest
 
-from dicelab import paths, plotting
+from dicelab.course import paths, plotting
 
 
 def test_save_figure_writes_reproducible_png(tmp_path, monkeypatch):

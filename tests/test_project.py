@@ -7,8 +7,15 @@ import tomllib
 import pytest
 import yaml
 
-from dicelab.claims import README_END, README_START, check_ledger, read_ledger, summarize, summary_markdown
-from dicelab.notebook import DECLARED, ROLES, fold_cells
+from dicelab.course.claims import (
+    README_END,
+    README_START,
+    check_ledger,
+    read_ledger,
+    summarize,
+    summary_markdown,
+)
+from dicelab.course.notebook import DECLARED, ROLES, fold_cells
 
 DESIGN_PACKAGES = {"jupyterlab", "numpy", "sympy", "matplotlib", "pandas", "nbval", "papermill"}
 
@@ -223,7 +230,7 @@ def test_chapter_appendix_is_collapsed(name):
 
 # --------------------------------------------------------------------------- lesson and audit
 # A chapter's reader meets the lesson; the audit (claim checks, cross-checks, test markers, set-up)
-# is folded by the role tags of dicelab.notebook.ROLES.
+# is folded by the role tags of dicelab.course.notebook.ROLES.
 AUDIT_WORDS = re.compile(r"\bledger\b|NBVAL|noqa|\b(?:dicelab|[a-z]+)\._[a-z]|import _[a-z]")
 LONG_INTEGER = re.compile(r"(?<![\d.])\d{20,}(?![\d.])")
 
@@ -240,7 +247,7 @@ def notebook_paths():
 @pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.name)
 def test_cells_are_folded_as_their_role_says(path):
     nb = json.loads(path.read_text())
-    assert fold_cells(nb) == 0, "run `python -m dicelab.notebook normalise` (make notebooks does)"
+    assert fold_cells(nb) == 0, "run `python -m dicelab.course.notebook normalise` (make notebooks does)"
 
 
 @pytest.mark.parametrize("name", FRAMED)

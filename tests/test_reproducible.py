@@ -38,5 +38,5 @@ def test_a_full_rerun_is_byte_identical(tmp_path):
         capture_output=True,
     )
     subprocess.run([bin_dir / "nbstripout", "--keep-output", "--keep-count", str(copy)], check=True)
-    subprocess.run([sys.executable, "-m", "dicelab.notebook", "normalise", str(copy)], check=True)
+    subprocess.run([sys.executable, "-m", "dicelab.course.notebook", "normalise", str(copy)], check=True)
     assert copy.read_bytes() == CHAPTER.read_bytes(), "re-running the chapter changed its committed outputs"

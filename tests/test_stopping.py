@@ -1,4 +1,4 @@
-"""Tests of dicelab.stopping: the one-die game, exactly."""
+"""Tests of dicelab.badg.stopping: the one-die game, exactly."""
 
 import itertools
 from fractions import Fraction
@@ -8,7 +8,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dicelab import stopping
+from dicelab.badg import stopping
 
 
 @given(st.integers(2, 12), st.integers(1, 5))

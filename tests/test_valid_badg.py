@@ -1,4 +1,4 @@
-"""Valid input is never refused: dicelab.badg, dicelab.stopping and the strategy card, on random
+"""Valid input is never refused: dicelab.badg, dicelab.badg.stopping and the strategy card, on random
 small games, with sane results (probabilities in [0, 1], values between the lowest and highest
 face sums, takes that are legal)."""
 
@@ -10,11 +10,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicelab import badg, stopping
-from dicelab.badg import reference
+from dicelab import badg
+from dicelab.badg import reference, stopping
 from dicelab.badg.state import Game, check_dice, check_roll
 from dicelab.badg.tables import solver_tables
-from dicelab.explore import badg_card
+from dicelab.course.explore import badg_card
 
 SIZES = st.integers(2, 8)
 DICE = st.lists(SIZES, min_size=1, max_size=4)

@@ -8,7 +8,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicelab import claims, exact, notebook
+from dicelab.core import exact
+from dicelab.course import claims, notebook
 
 fractions = st.fractions(min_value=-(10**9), max_value=10**9, max_denominator=10**6)
 exact_numbers = st.one_of(st.integers(-(10**12), 10**12), fractions)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicelab import efron as e
-from dicelab.explore import efron_dice as ex
+from dicelab.course.explore import efron_dice as ex
 
 SMALL = settings(max_examples=25, deadline=None)
 

@@ -11,8 +11,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicelab import games, pig
-from dicelab.explore import pig_game
+from dicelab import pig
+from dicelab.core import games
+from dicelab.course.explore import pig_game
 from dicelab.pig import reference
 
 FAST = settings(max_examples=25, deadline=None)

@@ -1,4 +1,4 @@
-"""Valid input is never refused: dicelab.wimpout, dicelab.markov and the Wimpout explorer, on
+"""Valid input is never refused: dicelab.wimpout, dicelab.core.markov and the Wimpout explorer, on
 random valid arguments, give sane results (probabilities in [0, 1], counts that add up)."""
 
 import functools
@@ -9,7 +9,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dicelab import explore, markov, wimpout
+from dicelab import wimpout
+from dicelab.core import markov
+from dicelab.course import explore
 from dicelab.wimpout.turns import _TURN_ROLLS
 
 FAST = settings(max_examples=20, deadline=None)

@@ -20,9 +20,9 @@ from dicelab.wimpout import (
     State,
     all_rolls,
     race,
-    race_reference,
 )
-from dicelab.wimpout.race_reference import _roll_step
+from dicelab.wimpout import reference as race_reference
+from dicelab.wimpout.reference import _roll_step
 
 
 @functools.lru_cache(maxsize=4)

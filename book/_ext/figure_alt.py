@@ -1,6 +1,6 @@
 """The course site's figures keep their text alternative.
 
-A figure shown in a notebook by a described figure (``dicelab.plotting.describe``, which
+A figure shown in a notebook by a described figure (``dicelab.course.plotting.describe``, which
 ``save_figure(fig, name, alt=...)`` calls) carries its alt in the output's metadata,
 ``{"image/png": {"alt": "..."}}``. myst-nb writes each image output to a file named by the
 SHA-256 of its bytes and reads no alt from the output, so the page would fall back to the file's

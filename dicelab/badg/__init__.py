@@ -1,7 +1,7 @@
 """b.a.d.g.: roll the dice left, take at least one, score the faces taken -- solved.
 
 Serves D. Fetterman, "Strategy for bitches (a dice game)" (2022), Sections 3-5, and notebook
-``02_badg.ipynb``. The one-die game of Section 2 is :mod:`dicelab.stopping`.
+``02_badg.ipynb``. The one-die game of Section 2 is :mod:`dicelab.badg.stopping`.
 
 Notation
 --------

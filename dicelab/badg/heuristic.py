@@ -1,7 +1,7 @@
 """The paper's "parallel games" strategy, and the exact evaluation of any strategy.
 
 Serves D. Fetterman's b.a.d.g. paper (2022), Section 4. With ``N`` dice left, every
-die plays its own one-die game (:mod:`dicelab.stopping`) with ``N`` rolls left. A roll where
+die plays its own one-die game (:mod:`dicelab.badg.stopping`) with ``N`` rolls left. A roll where
 no die clears its cutoff is a *simultaneous misfortune*: one die must still be taken.
 
 A policy is evaluated by the same dynamic program as :func:`~dicelab.badg.solve`, with the
@@ -16,8 +16,7 @@ import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dicelab import stopping
-from dicelab._checks import check_choice, check_cost, check_int
+from dicelab.badg import stopping
 from dicelab.badg.state import (
     STANDARD,
     Game,
@@ -28,6 +27,7 @@ from dicelab.badg.state import (
     _shown,
     check_roll,
 )
+from dicelab.core.checks import check_choice, check_cost, check_int
 
 __all__ = ["FALLBACKS", "HeuristicPolicy", "heuristic_policy", "Evaluation", "evaluate"]
 

@@ -24,10 +24,10 @@ from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
 
-from dicelab import stopping
-from dicelab._checks import check_bool, check_cost, check_int
+from dicelab.badg import stopping
 from dicelab.badg.solver import PolicyStatistics
 from dicelab.badg.state import Game, _capped, _float, _shown, check_dice, check_roll, states
+from dicelab.core.checks import check_bool, check_cost, check_int
 
 __all__ = [
     "paper_expected_max",
@@ -54,7 +54,7 @@ def paper_expected_max(s: int, r: int) -> Fraction:
     Returns
     -------
     Fraction
-        Equal to :func:`dicelab.stopping.expected_max` only when ``r = 1``.
+        Equal to :func:`dicelab.badg.stopping.expected_max` only when ``r = 1``.
 
     Examples
     --------
@@ -99,7 +99,7 @@ def paper_max_strategy_reject(s: int, r: int) -> int:
 def paper_cutoff(s: int, r: int) -> int:
     """The cutoff as Section 2.3 defines it: ``c(r, s) = floor(E(r-1, s)) - 1``.
 
-    One lower than the paper's own tables (and than :func:`dicelab.stopping.max_reject`)
+    One lower than the paper's own tables (and than :func:`dicelab.badg.stopping.max_reject`)
     whenever ``E(r-1, s)`` is not an integer.
 
     Parameters

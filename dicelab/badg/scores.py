@@ -14,11 +14,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_cost
 from dicelab.badg import _win_kernels
 from dicelab.badg.solver import Solution
 from dicelab.badg.state import _float, _shown
 from dicelab.badg.to_win import WinSolution, _active, _pick, _work, max_points
+from dicelab.core.checks import check_cost
 
 __all__ = ["Decision", "Differences", "points_distribution"]
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab import stopping
-from dicelab._checks import check_bool, check_cost, check_int
+from dicelab.badg import stopping
 from dicelab.badg.heuristic import HeuristicPolicy
 from dicelab.badg.state import STANDARD, _float, check_dice
+from dicelab.core.checks import check_bool, check_cost, check_int
 
 __all__ = ["SimulationResult", "simulate"]
 

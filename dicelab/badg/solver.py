@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dicelab._checks import check_choice, check_cost
 from dicelab.badg import _kernels
 from dicelab.badg.state import STANDARD, Game, _float, _shown, check_roll, states
 from dicelab.badg.tables import SolverTables, _build_tables, _check_solver_cost, _kernel_steps
+from dicelab.core.checks import check_choice, check_cost
 
 __all__ = ["RESTRICTIONS", "Solution", "PolicyStatistics", "solve"]
 

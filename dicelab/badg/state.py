@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 
-from dicelab._checks import check_bool, check_cost, check_int, check_sequence, check_str
+from dicelab.core.checks import check_bool, check_cost, check_int, check_sequence, check_str
 
 __all__ = ["STANDARD", "Game", "check_dice", "check_roll", "states", "count_rolls", "multiset_rolls"]
 

@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dicelab._checks import check_cost
 from dicelab.badg.state import Game, _capped, _float, _log2_comb, _multiset_rolls, _rolls, _shown
+from dicelab.core.checks import check_cost
 
 __all__ = ["SolverTables", "solver_tables"]
 
@@ -81,7 +81,7 @@ def _multisets(s: int, a: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 # A step of :func:`_kernel_steps` is a compiled comparison or multiply-add, about 1 ns: a tenth of
-# :func:`~dicelab._checks.check_cost`'s step (measured 2.8 s for 10 d6 + 10 d8, 29 s for 8 d6 + 4 d8 + 4 d10)
+# :func:`~dicelab.core.checks.check_cost`'s step (measured 2.8 s for 10 d6 + 10 d8, 29 s for 8 d6 + 4 d8 + 4 d10)
 KERNEL_STEP = 0.1
 
 

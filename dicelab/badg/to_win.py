@@ -62,13 +62,13 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from dicelab._checks import check_choice, check_cost, check_int, check_optional_int, check_sequence
 from dicelab.badg import _win_kernels
 from dicelab.badg._win_kernels import TIE
 from dicelab.badg.solver import Solution, solve
 from dicelab.badg.state import STANDARD, Game, _float, _rolls, _shown, check_roll
 from dicelab.badg.tables import SolverTables, _check_solver_cost, _solver_cost
-from dicelab.exact import to_fraction
+from dicelab.core.checks import check_choice, check_cost, check_int, check_optional_int, check_sequence
+from dicelab.core.exact import to_fraction
 
 __all__ = [
     "TIES",

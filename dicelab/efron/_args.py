@@ -1,9 +1,9 @@
 """Argument checks and cost estimates shared by the efron modules.
 
-The generic checks live in :mod:`dicelab._checks`; these add what the dice need:
+The generic checks live in :mod:`dicelab.core.checks`; these add what the dice need:
 integer arrays that refuse floats and booleans, 0/1 step masks, the number of
 dice ``N_{L,S}`` estimated without forming it, and the cost of listing them.
-Costs are in the units of :func:`dicelab._checks.check_cost`: bytes, and
+Costs are in the units of :func:`dicelab.core.checks.check_cost`: bytes, and
 compiled inner-loop steps (about 10^8 a second).
 """
 
@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from dicelab._checks import check_array
+from dicelab.core.checks import check_array
 
 PY_STEP = 10  # one step of a Python-level loop, counted in compiled inner-loop steps
 BLAS_RATE = 150  # multiply-adds of a float matrix product per compiled inner-loop step (all threads' CPU)

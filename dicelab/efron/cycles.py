@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_int
+from dicelab.core.checks import check_cost, check_int
 from dicelab.efron._args import (
     BLAS_RATE,
     PY_STEP,

@@ -29,7 +29,7 @@ from math import comb
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_int, check_sequence
+from dicelab.core.checks import check_cost, check_int, check_sequence
 from dicelab.efron._args import PY_STEP, count_text, dice_listing_cost, int_array, log2_num_dice
 
 __all__ = [

@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_int
+from dicelab.core.checks import check_cost, check_int
 from dicelab.efron._args import PY_STEP, count_text, dice_listing_cost, log2_num_dice
 from dicelab.efron.dice import _count_matrix, die_faces, unique_dice
 from dicelab.efron.search import _digraph, _game

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_int
+from dicelab.core.checks import check_cost, check_int
 from dicelab.efron import _kernels
 from dicelab.efron._args import (
     PY_STEP,

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_int, check_optional_int, check_sequence
+from dicelab.core.checks import check_cost, check_int, check_optional_int, check_sequence
 from dicelab.efron._args import PY_STEP, VECTOR_STEP, int_array
 from dicelab.efron.dice import _count_matrix
 

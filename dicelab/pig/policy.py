@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab._checks import check_bool, check_cost, check_int
+from dicelab.core.checks import check_bool, check_cost, check_int
 from dicelab.pig.solution import _check_size
 from dicelab.pig.turns import GOAL, _check_goal
 

@@ -22,7 +22,7 @@ from functools import cache
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_int
+from dicelab.core.checks import check_cost, check_int
 from dicelab.pig import _kernels
 from dicelab.pig.policy import Policy, _resolve
 from dicelab.pig.solution import BestResponse, _check_budget, _check_tie, _check_tol, _iterate

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicelab._checks import check_cost, check_int
+from dicelab.core.checks import check_cost, check_int
 from dicelab.pig import _kernels
 from dicelab.pig.solution import Solution, _check_budget, _check_converged, _check_tol
 from dicelab.pig.turns import GOAL, _check_goal

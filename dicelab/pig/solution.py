@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_float, check_int
+from dicelab.core.checks import check_cost, check_float, check_int
 from dicelab.pig.turns import _table_cost
 
 __all__ = ["NotConverged", "Solution", "BestResponse"]
@@ -84,7 +84,7 @@ def _check_tie(tie) -> float:
 
 
 def _check_size(name: str, value, goal: int, *, memory: float = 0.0, steps: float = 0.0, what: str) -> None:
-    """Refuse a solve on ``goal`` beyond the budget (:func:`dicelab._checks.check_cost`).
+    """Refuse a solve on ``goal`` beyond the budget (:func:`dicelab.core.checks.check_cost`).
 
     ``memory`` and ``steps`` are the solver's own; every solver also builds the hold table
     (:func:`dicelab.pig.turns._table_cost`) and the padded values, ``(2 goal + 6)^2`` floats.

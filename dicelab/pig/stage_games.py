@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicelab._checks import check_array, check_cost, check_int
-from dicelab.games import MatrixGameSolution, _check_matrix
+from dicelab.core.checks import check_array, check_cost, check_int
+from dicelab.core.games import MatrixGameSolution, _check_matrix
 from dicelab.pig import _kernels, _stage
 from dicelab.pig.solution import NotConverged, _check_budget, _check_size, _check_tie, _check_tol
 from dicelab.pig.turns import _hold_table
@@ -115,7 +115,7 @@ def solve_stage_game(A, C, *, tol: float = 1e-14, max_iter: int = 200) -> Matrix
 
     Returns
     -------
-    dicelab.games.MatrixGameSolution
+    dicelab.core.games.MatrixGameSolution
         ``value`` (the fixed point ``p``), ``row``/``col`` (optimal strategies of the game
         ``A + C p``), ``pure`` (solved by a pure saddle point).
 

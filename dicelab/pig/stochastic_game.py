@@ -36,7 +36,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_array, check_cost, check_float
+from dicelab.core.checks import check_array, check_cost, check_float
 from dicelab.pig import _kernels, _stage
 from dicelab.pig.policy import Policy
 from dicelab.pig.reference import _BOUNDS_STEPS, _pure_bounds

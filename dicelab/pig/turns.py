@@ -18,7 +18,7 @@ from functools import cache
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_int
+from dicelab.core.checks import check_cost, check_int
 
 __all__ = ["GOAL", "hold_distribution", "hold_table", "one_turn_win", "deviation_threshold"]
 

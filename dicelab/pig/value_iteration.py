@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab._checks import check_int
+from dicelab.core.checks import check_int
 from dicelab.pig import _kernels, _stage
 from dicelab.pig.policy import Policy, hold_at
 from dicelab.pig.solution import NotConverged, Solution, _check_budget, _check_size, _check_tie, _check_tol

@@ -90,7 +90,7 @@ from dicelab.wimpout.race_match import (
     for_points_loss,
     for_points_thresholds,
 )
-from dicelab.wimpout.race_reference import ExactRace, exact_race, simulate_race
+from dicelab.wimpout.reference import ExactRace, exact_race, simulate_race
 
 __all__ = [
     # the dice and the scoring rules

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
 
-from dicelab._checks import check_bool, check_choice, check_int, check_sequence, check_str
-from dicelab.markov import AbsorbingChain
+from dicelab.core.checks import check_bool, check_choice, check_int, check_sequence, check_str
+from dicelab.core.markov import AbsorbingChain
 from dicelab.wimpout.dice import WHITE_FACES, Rules, Score, _check_roll, _check_rules, _score, all_rolls
 
 _ENDS = ("", "Auto Win", "Auto Lose", "Score and Stop", "Wimpout")

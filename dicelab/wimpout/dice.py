@@ -7,7 +7,7 @@ import numbers
 from collections import Counter
 from dataclasses import dataclass
 
-from dicelab._checks import check_bool, check_choice, check_int, check_sequence, check_str
+from dicelab.core.checks import check_bool, check_choice, check_int, check_sequence, check_str
 
 
 class _Sun:

@@ -76,7 +76,7 @@ import numpy as np
 from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
-from dicelab._checks import check_bool, check_cost, check_int
+from dicelab.core.checks import check_bool, check_cost, check_int
 from dicelab.wimpout.chain import (
     AUTO_LOSE,
     AUTO_WIN,

@@ -73,7 +73,7 @@ constant beyond: a bank reward changes by at most ``L(H) - L(inf)`` (``tail_boun
 does every win chance. By default ``H`` is the first need with ``L(H) - L(inf) <= 10^-16``.
 
 Floats are solved by numba kernels (:mod:`dicelab.wimpout._kernels`); :func:`~dicelab.wimpout.exact_race`
-(:mod:`dicelab.wimpout.race_reference`) runs the same kernels in ``Fraction``.
+(:mod:`dicelab.wimpout.reference`) runs the same kernels in ``Fraction``.
 
 Examples
 --------
@@ -92,7 +92,7 @@ import numpy as np
 from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
-from dicelab._checks import check_choice, check_cost, check_float, check_int, check_optional_int
+from dicelab.core.checks import check_choice, check_cost, check_float, check_int, check_optional_int
 from dicelab.wimpout import _kernels
 from dicelab.wimpout.dice import Rules, _check_rules
 from dicelab.wimpout.play import Choice, turn_tables

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_float
+from dicelab.core.checks import check_cost, check_float
 from dicelab.wimpout import _kernels
 from dicelab.wimpout.dice import Rules, _check_rules
 from dicelab.wimpout.play import play_for_points

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_int
-from dicelab.markov import _simulation_cost
+from dicelab.core.checks import check_cost, check_int
+from dicelab.core.markov import _simulation_cost
 from dicelab.wimpout.chain import (
     ABSORBING,
     ROLL_5,

@@ -1,4 +1,4 @@
-"""Bad-input rows: dicelab.badg, dicelab.stopping and dicelab.explore.badg_card."""
+"""Bad-input rows: dicelab.badg, dicelab.badg.stopping and dicelab.course.explore.badg_card."""
 
 import math
 from decimal import Decimal
@@ -6,14 +6,14 @@ from decimal import Decimal
 import numpy as np
 
 from bad_input import ARRAYS_2D, BOOLS, FLOATS, HUGE, INTS, STRINGS, Row  # noqa: F401
-from dicelab import badg, stopping
-from dicelab.badg import reference
+from dicelab import badg
+from dicelab.badg import reference, stopping
 from dicelab.badg.heuristic import HeuristicPolicy
 from dicelab.badg.solver import Solution
 from dicelab.badg.state import Game, check_dice, check_roll
 from dicelab.badg.tables import solver_tables
 from dicelab.badg.to_win import WinSolution
-from dicelab.explore import badg_card
+from dicelab.course.explore import badg_card
 
 # a dice set: not a sequence, empty, a die with fewer than 2 sides, sizes that are not integers
 DICE = [None, "666", 6, {6: 1}, [], [1, 6], [0], [6.0], [True, 6], [6, None], [6, "8"], [[6]]]
@@ -254,7 +254,7 @@ ROWS = [
         DICE + BIG_DICE,
         lambda v: reference.exact_policy_statistics(v),
     ),
-    # --- dicelab.stopping
+    # --- dicelab.badg.stopping
     Row(stopping.expected_max, "s", INTS + [0, 1, HUGE], lambda v: stopping.expected_max(v, 2)),
     Row(stopping.expected_max, "r", INTS + [0, HUGE], lambda v: stopping.expected_max(6, v)),
     Row(stopping.expected_max_formula, "r", INTS + [0, HUGE], lambda v: stopping.expected_max_formula(v)),
@@ -277,7 +277,7 @@ ROWS = [
     ),
     Row(stopping.strategy_table, "s", INTS + [1], lambda v: stopping.strategy_table(v, 3)),
     Row(stopping.strategy_table, "r_max", INTS + [0, HUGE], lambda v: stopping.strategy_table(6, v)),
-    # --- dicelab.explore.badg_card
+    # --- dicelab.course.explore.badg_card
     Row(badg_card.strategy_card, "state", FREE_STATES, lambda v: badg_card.strategy_card(v, (5, 2))),
     Row(badg_card.strategy_card, "state", BIG_DICE[1:], lambda v: badg_card.strategy_card(v, _ones(v))),
     Row(badg_card.strategy_card, "roll", ROLLS, lambda v: badg_card.strategy_card((6, 8), v)),
@@ -306,7 +306,7 @@ EXEMPT = {
     "dicelab.badg.scores.Decision": "a result record built by WinSolution.differences",
     "dicelab.badg.scores.Differences": "a result record built by WinSolution.differences",
     "dicelab.badg.simulation.SimulationResult": "a result record built by simulate",
-    "dicelab.explore.badg_card.Take": "a result record built by strategy_card",
+    "dicelab.course.explore.badg_card.Take": "a result record built by strategy_card",
 }
 
 # a one-element array holding a valid choice is not that choice

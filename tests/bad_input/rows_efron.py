@@ -1,4 +1,4 @@
-"""Bad-input rows: dicelab.efron and dicelab.explore.efron_dice."""
+"""Bad-input rows: dicelab.efron and dicelab.course.explore.efron_dice."""
 
 import math
 
@@ -6,8 +6,8 @@ import numpy as np
 
 from bad_input import ARRAYS_2D, BOOLS, FLOATS, HUGE, INTS, STRINGS, Row  # noqa: F401
 from dicelab import efron
+from dicelab.course.explore import efron_dice as ex
 from dicelab.efron import reference
-from dicelab.explore import efron_dice as ex
 
 W3 = efron.wins_matrix(efron.unique_dice(5, 3))  # 35 dice with three sides
 A3 = efron.allowed_edges(W3, 5)
@@ -146,7 +146,7 @@ EXEMPT = {
     "dicelab.efron.search.CycleSearch": "a result record, returned by max_sum_cycles",
     "dicelab.efron.search.SearchStep": "a result record, returned by search_log",
     "dicelab.efron.sets.DiceSets": "a result record, built by search_all from its own arrays",
-    "dicelab.explore.efron_dice.Matchup": "a result record, returned by matchup",
+    "dicelab.course.explore.efron_dice.Matchup": "a result record, returned by matchup",
 }
 
 ROWS += [  # win counts are never negative

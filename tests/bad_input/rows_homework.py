@@ -1,7 +1,7 @@
-"""Bad-input rows: dicelab.homework (the checks of the homework notebooks' answers)."""
+"""Bad-input rows: dicelab.course.homework (the checks of the homework notebooks' answers)."""
 
 from bad_input import Row
-from dicelab import homework
+from dicelab.course import homework
 
 NOT_NAME = [None, "", "   ", 3]
 
@@ -23,8 +23,8 @@ ROWS = [
 ]
 
 EXEMPT = {
-    "dicelab.homework.check_answer:value": "the student's answer: any object is judged, and a wrong "
+    "dicelab.course.homework.check_answer:value": "the student's answer: any object is judged, and a wrong "
     "or missing one raises AnswerError in words, never a refusal",
-    "dicelab.homework.check_form:value": "the student's answer: any object is judged, and a wrong "
+    "dicelab.course.homework.check_form:value": "the student's answer: any object is judged, and a wrong "
     "or missing one raises AnswerError in words, never a refusal",
 }

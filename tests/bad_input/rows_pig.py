@@ -1,4 +1,4 @@
-"""Bad-input rows: dicelab.pig, dicelab.games and dicelab.explore.pig_game."""
+"""Bad-input rows: dicelab.pig, dicelab.core.games and dicelab.course.explore.pig_game."""
 
 import math
 import random
@@ -7,8 +7,9 @@ from fractions import Fraction
 import numpy as np
 
 from bad_input import ARRAYS_2D, BOOLS, FLOATS, HUGE, INTS, STRINGS, Row  # noqa: F401
-from dicelab import games, pig
-from dicelab.explore import pig_game
+from dicelab import pig
+from dicelab.core import games
+from dicelab.course.explore import pig_game
 from dicelab.pig import reference
 
 H6 = pig.hold_at(3, 6)  # a valid simple policy, goal 6
@@ -268,8 +269,8 @@ EXEMPT = {
     "dicelab.pig.sequential.SequentialSolution": "a result record, returned by sequential_optimal",
     "dicelab.pig.stochastic_game.Equilibrium": "a result record, returned by equilibrium and svima",
     "dicelab.pig.value_iteration.SymmetricIteration": "a result record, of symmetric_value_iteration",
-    "dicelab.games.MatrixGameSolution": "a result record, returned by solve_matrix_game and solve_stage_game",
-    "dicelab.explore.pig_game.PigOpponent": "a result record, returned by pig_opponent",
+    "dicelab.core.games.MatrixGameSolution": "a result record, returned by solve_matrix_game and solve_stage_game",
+    "dicelab.course.explore.pig_game.PigOpponent": "a result record, returned by pig_opponent",
 }
 
 # a one-element array holding a valid choice is not that choice

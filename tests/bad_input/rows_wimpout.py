@@ -1,12 +1,14 @@
-"""Bad-input rows: dicelab.wimpout, dicelab.markov, dicelab.explore.wimpout_turn."""
+"""Bad-input rows: dicelab.wimpout, dicelab.core.markov, dicelab.course.explore.wimpout_turn."""
 
 import math
 
 import numpy as np
 
 from bad_input import ARRAYS_2D, BOOLS, FLOATS, HUGE, INTS, STRINGS, Row  # noqa: F401
-from dicelab import explore, markov, wimpout
-from dicelab.explore import WimpoutTurn
+from dicelab import wimpout
+from dicelab.core import markov
+from dicelab.course import explore
+from dicelab.course.explore import WimpoutTurn
 from dicelab.wimpout import SUN
 
 COIN = markov.AbsorbingChain([["1/2", "1/2"], [0, 1]], states=["flip", "heads"])
@@ -218,7 +220,7 @@ ROWS = [
 ]
 
 EXEMPT = {
-    "dicelab.markov.ChainSample": "a result record, returned by AbsorbingChain.simulate",
+    "dicelab.core.markov.ChainSample": "a result record, returned by AbsorbingChain.simulate",
     "dicelab.wimpout.dice.Score": "a result record, returned by score",
     "dicelab.wimpout.chain.Step": "a result record, returned by step",
     "dicelab.wimpout.chain.Outcome": "a result record, returned by step_outcomes",

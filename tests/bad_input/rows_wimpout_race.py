@@ -88,5 +88,5 @@ EXEMPT = {
     "dicelab.wimpout.race.RaceSolution": "a result record, returned by solve_race",
     "dicelab.wimpout.race_match.RaceMatch": "a result record, returned by evaluate_race",
     "dicelab.wimpout.race_match.ForPointsLoss": "a result record, returned by for_points_loss",
-    "dicelab.wimpout.race_reference.ExactRace": "a result record, returned by exact_race",
+    "dicelab.wimpout.reference.ExactRace": "a result record, returned by exact_race",
 }

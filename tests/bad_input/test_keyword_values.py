@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from dicelab import exact
+from dicelab.core import exact
 
 
 @pytest.mark.parametrize("value", [math.nan, math.inf, object(), {1: 2}, [math.nan]])

@@ -11,7 +11,7 @@ folder, with a token and a free port. Then, as a student would:
   exercises in boxes;
 - every notebook, opened, its kernel started, and saved with JupyterLab's own save button without
   an edit, is not marked changed and is written back byte for byte (the committed form is
-  JupyterLab's: ``dicelab.notebook normalise``).
+  JupyterLab's: ``dicelab.course.notebook normalise``).
 
 A screenshot of a chapter's first exercises goes to ``BOOK_SHOTS`` (``lab-NAME-exercises.png``).
 Run by ``make test-browser``; cells render in full (the notebook's windowing is off in the
@@ -290,5 +290,5 @@ def test_open_and_save_in_jupyterlab_changes_nothing(lab, browser, path):
 
         diff = difflib.unified_diff(path.read_text().splitlines(), copy.read_text().splitlines(),
                                     lineterm="", n=1)
-        pytest.fail(f"{rel} saved by JupyterLab differs (run `python -m dicelab.notebook normalise`):\n"
+        pytest.fail(f"{rel} saved by JupyterLab differs (run `python -m dicelab.course.notebook normalise`):\n"
                     + "\n".join(list(diff)[:30]))

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import sympy
 
-from dicelab._checks import check_bool, check_optional_int, check_sequence, check_str
+from dicelab.core.checks import check_bool, check_optional_int, check_sequence, check_str
 
 __all__ = ["to_fraction", "to_sympy", "latex_table", "show_exact", "Math"]
 

@@ -12,8 +12,8 @@ from fractions import Fraction
 import numpy as np
 
 from dicelab import wimpout
-from dicelab._checks import check_int, check_sequence
-from dicelab.explore._widgets import Explorer, _guarded, _table
+from dicelab.core.checks import check_int, check_sequence
+from dicelab.course.explore._widgets import Explorer, _guarded, _table
 from dicelab.wimpout.dice import _check_roll, _parse_roll
 from dicelab.wimpout.play import Choice, _choice_step, _forced_step
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-from dicelab._checks import check_cost, check_float
+from dicelab.core.checks import check_cost, check_float
 
 __all__ = ["MatrixGameSolution", "solve_matrix_game", "pure_saddle_point"]
 

@@ -1,7 +1,7 @@
 """One house style for every figure, and ``save_figure`` to ``figures/NAME.png``.
 
 Call :func:`use_style` once at the top of a notebook. Figures are saved
-relative to the repository root (see :mod:`dicelab.paths`), with no
+relative to the repository root (see :mod:`dicelab.course.paths`), with no
 time-stamp or software version in the file, so that re-running a notebook
 reproduces the same bytes. The backend is never forced here: inline in
 notebooks, the default elsewhere.
@@ -19,8 +19,8 @@ from matplotlib.colors import is_color_like
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 
-from dicelab._checks import check_float, check_sequence
-from dicelab.paths import atomic_write, output_dir
+from dicelab.core.checks import check_float, check_sequence
+from dicelab.course.paths import atomic_write, output_dir
 
 __all__ = ["STYLE", "PALETTE", "use_style", "save_figure", "describe", "draw_die_face", "draw_digraph"]
 

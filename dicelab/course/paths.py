@@ -46,7 +46,7 @@ def repo_root() -> Path:
     >>> (repo_root() / "dicelab").is_dir()
     True
     """
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     if not (root / "pyproject.toml").is_file():
         raise RuntimeError(
             f"dicelab is not running from its repository checkout ({root}); "

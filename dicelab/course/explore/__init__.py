@@ -23,10 +23,10 @@ traceback: a bad input is answered by a message in the widget.
 
 # ruff: noqa: I001 (the imports follow the games' order in the course, not the alphabet)
 
-from dicelab.explore._widgets import Explorer
+from dicelab.course.explore._widgets import Explorer
 
 # Efron's dice
-from dicelab.explore.efron_dice import (
+from dicelab.course.explore.efron_dice import (
     EFRON_DICE,
     Matchup,
     beat_graph,
@@ -37,13 +37,13 @@ from dicelab.explore.efron_dice import (
 )
 
 # b.a.d.g.
-from dicelab.explore.badg_card import STANDARD_ROLL, badg_explorer, strategy_card, Take
+from dicelab.course.explore.badg_card import STANDARD_ROLL, badg_explorer, strategy_card, Take
 
 # simultaneous Pig
-from dicelab.explore.pig_game import OPPONENTS, pig_explorer, pig_opponent, pig_play, PigGame, PigOpponent
+from dicelab.course.explore.pig_game import OPPONENTS, pig_explorer, pig_opponent, pig_play, PigGame, PigOpponent
 
 # Cosmic Wimpout
-from dicelab.explore.wimpout_turn import (
+from dicelab.course.explore.wimpout_turn import (
     choice_values,
     finish_chances,
     wimpout_bank,

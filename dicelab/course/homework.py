@@ -23,8 +23,8 @@ from __future__ import annotations
 import ast
 import json
 import math
-import re
 import numbers
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -307,7 +307,7 @@ def check_form(what, value, form) -> None:
     >>> check_form("P(B > C)", 0.6667, "exact")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dicelab.homework.AnswerError: P(B > C) should be an exact fraction; you gave a float (0.6667). Use ...
+    dicelab.course.homework.AnswerError: P(B > C) should be an exact fraction; you gave a float (0.6667). Use ...
     """
     what = _name(what)
     if not (isinstance(form, str) and form in ("exact", "number", "text", "truth") or isinstance(form, dict)):
@@ -398,7 +398,7 @@ def check_answer(what, value, expected) -> None:
     >>> check_answer("P(A > C)", 0.4444, {"exact": "4/9"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dicelab.homework.AnswerError: P(A > C) should be an exact fraction; you gave a float (0.4444). Use ...
+    dicelab.course.homework.AnswerError: P(A > C) should be an exact fraction; you gave a float (0.4444). Use ...
     """
     what = _name(what)
     encoded = isinstance(expected, dict) and len(expected) == 1 and next(iter(expected)) in KINDS

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dicelab import pig
-from dicelab._checks import check_choice, check_int, check_sequence
-from dicelab.explore._widgets import Explorer, _guarded, _table
+from dicelab.core.checks import check_choice, check_int, check_sequence
+from dicelab.course.explore._widgets import Explorer, _guarded, _table
 
 OPPONENTS = ("hold_at", "best_response", "equilibrium")
 """The opponents of :func:`pig_opponent`: hold at n, the best response to hold at n, the equilibrium."""

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dicelab import efron
-from dicelab._checks import check_int, check_sequence
-from dicelab.explore._widgets import Explorer, _guarded, _png, _table
+from dicelab.core.checks import check_int, check_sequence
+from dicelab.course.explore._widgets import Explorer, _guarded, _png, _table
 
 
 def parse_dice(text: str) -> dict[str, tuple[int, ...]]:
@@ -185,7 +185,7 @@ def beat_graph(m: Matchup):
         raise ValueError(f"m must be a Matchup, as returned by matchup(), got {m!r}"[:300])
     from matplotlib.figure import Figure
 
-    from dicelab.plotting import PALETTE, describe, draw_digraph
+    from dicelab.course.plotting import PALETTE, describe, draw_digraph
 
     names = list(m.faces)
     angle = [math.pi / 2 - 2 * math.pi * k / len(names) for k in range(len(names))]

@@ -26,7 +26,7 @@ Paper values
 * ``float``: needs an explicit ``tol``.
 * anything else (tuples, sets, text): compared with ``==``.
 
-``python -m dicelab.claims`` prints the summary of every ``results/*.csv`` and,
+``python -m dicelab.course.claims`` prints the summary of every ``results/*.csv`` and,
 with ``--readme README.md``, rewrites the summary block of the README.
 """
 
@@ -45,9 +45,9 @@ from typing import Any
 
 import pandas as pd
 
-from dicelab._checks import check_str
-from dicelab.exact import _check_digits, to_fraction
-from dicelab.paths import atomic_write, output_dir
+from dicelab.core.checks import check_str
+from dicelab.core.exact import _check_digits, to_fraction
+from dicelab.course.paths import atomic_write, output_dir
 
 __all__ = [
     "STATUSES",
@@ -74,7 +74,7 @@ class ClaimMismatch(AssertionError):
     >>> Ledger("example").add("Table 1", "a count", paper=5, ours=6)
     Traceback (most recent call last):
     ...
-    dicelab.claims.ClaimMismatch: Table 1: a count: paper says 5, we compute 6; fix the computation ...
+    dicelab.course.claims.ClaimMismatch: Table 1: a count: paper says 5, we compute 6; fix the computation ...
     """
 
 
@@ -364,7 +364,7 @@ class Ledger:
 def read_ledger(path) -> pd.DataFrame:
     """A written ledger as a table of strings (no value is parsed), as :func:`check_ledger` expects.
 
-    >>> from dicelab.paths import repo_root
+    >>> from dicelab.course.paths import repo_root
     >>> frame = read_ledger(repo_root() / "results" / "04_cosmic_wimpout.csv")
     >>> check_ledger(frame)
     []
@@ -411,7 +411,7 @@ def summarize(results_dir=None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from dicelab.paths import repo_root
+    >>> from dicelab.course.paths import repo_root
     >>> table = summarize(repo_root() / "results")
     >>> list(table.columns)
     ['notebook', 'claims', 'reproduced', 'rounding', 'errata']
@@ -435,7 +435,7 @@ def summarize(results_dir=None) -> pd.DataFrame:
 def summary_markdown(summary: pd.DataFrame) -> str:
     """The summary of :func:`summarize` as a Markdown table (the README's claims block).
 
-    >>> from dicelab.paths import repo_root
+    >>> from dicelab.course.paths import repo_root
     >>> print(summary_markdown(summarize(repo_root() / "results")).splitlines()[0])
     | notebook | claims | reproduced | rounding | errata |
     """

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicelab import badg
-from dicelab._checks import check_int, check_sequence, check_str
 from dicelab.badg.state import Game, check_roll
 from dicelab.badg.tables import _check_solver_cost
-from dicelab.explore._widgets import Explorer, _guarded, _table
+from dicelab.core.checks import check_int, check_sequence, check_str
+from dicelab.course.explore._widgets import Explorer, _guarded, _table
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ import numpy as np
 from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
-from dicelab._checks import check_cost, check_int, check_sequence
-from dicelab.exact import to_fraction
+from dicelab.core.checks import check_cost, check_int, check_sequence
+from dicelab.core.exact import to_fraction
 
 __all__ = ["AbsorbingChain", "ChainSample"]
 

@@ -1,6 +1,6 @@
 """What every chapter does first: settle fast mode, set the plotting style, open the claims ledger.
 
-A chapter finds its data files with :func:`data_dir` (from :mod:`dicelab.paths`, re-exported here).
+A chapter finds its data files with :func:`data_dir` (from :mod:`dicelab.course.paths`, re-exported here).
 
 A chapter's parameters cell (papermill) begins ``# Parameters (papermill)`` and holds
 ``fast = None``; the next cell calls :func:`start_chapter`, which reads the ``DICELAB_FAST``
@@ -15,8 +15,8 @@ import ast
 import os
 import sys
 
-from dicelab._checks import check_bool, check_int, check_optional_int, check_sequence, check_str
-from dicelab.paths import (
+from dicelab.core.checks import check_bool, check_int, check_optional_int, check_sequence, check_str
+from dicelab.course.paths import (
     chapter_output_bytes,
     check_free_space,
     check_writable,
@@ -122,15 +122,15 @@ def start_chapter(name: str, fast=None):
 
     Prints which mode runs and, when the run is not ``make``'s canonical one, where its
     figures and ledger go. Fails at once if the output folders cannot be written, or if their
-    disk has no room for what the chapter writes (:func:`dicelab.paths.check_free_space`).
+    disk has no room for what the chapter writes (:func:`dicelab.course.paths.check_free_space`).
 
     >>> fast, ledger = start_chapter("example", True)
     example: fast mode...
     >>> fast, len(ledger)
     (True, 0)
     """
-    from dicelab.claims import Ledger
-    from dicelab.plotting import use_style
+    from dicelab.course.claims import Ledger
+    from dicelab.course.plotting import use_style
 
     fast = fast_mode(fast)
     check_parameters()
@@ -390,7 +390,7 @@ def _check_notebook(notebook) -> None:
 
 
 def normalise(notebook: dict) -> int:
-    """Everything ``python -m dicelab.notebook normalise`` does to one notebook read as JSON, in
+    """Everything ``python -m dicelab.course.notebook normalise`` does to one notebook read as JSON, in
     place: merge split streams, drop live-widget state, fold the cells by role and put the
     notebook in JupyterLab's save form. Returns how many things changed.
 
@@ -405,7 +405,7 @@ def normalise(notebook: dict) -> int:
 
 
 def main(argv=None) -> int:
-    """``python -m dicelab.notebook normalise NOTEBOOK...``: :func:`normalise` each notebook and
+    """``python -m dicelab.course.notebook normalise NOTEBOOK...``: :func:`normalise` each notebook and
     write it as the Jupyter server does (:func:`notebook_text`), in place, so that a re-executed
     notebook is byte-identical and opening and saving it in JupyterLab leaves it unchanged.
     Run it last, after ``nbstripout`` (which drops the ``collapsed`` field JupyterLab writes)."""

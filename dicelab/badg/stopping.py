@@ -31,7 +31,7 @@ from functools import cache
 
 import pandas as pd
 
-from dicelab._checks import check_cost, check_float, check_int
+from dicelab.core.checks import check_cost, check_float, check_int
 
 __all__ = [
     "expected_max",

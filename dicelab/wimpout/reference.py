@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab._checks import check_cost, check_int
+from dicelab.core.checks import check_cost, check_int
 from dicelab.wimpout import _kernels
 from dicelab.wimpout.dice import BLACK_FACES, WHITE_FACES, Rules, score
 from dicelab.wimpout.play import Choice
