@@ -81,3 +81,20 @@ def public_arguments() -> dict[str, list[str]]:
                     if not attr.startswith("_") and inspect.isfunction(member):
                         found[qualified(member)] = _arguments(member)
     return found
+
+
+def declared_rows() -> list[Row]:
+    """A row for every argument a public function declares with ``dicelab.core.spec.validated``:
+    the spec's bad values, each tried with the declared example's good values for the rest."""
+    rows = []
+    for module in _public_modules():
+        for name, obj in vars(module).items():
+            specs = getattr(obj, "__specs__", None)
+            if name.startswith("_") or specs is None or getattr(obj, "__module__", None) != module.__name__:
+                continue
+            for arg, spec in specs.items():
+                def call(value, fn=obj, arg=arg):
+                    return fn(**{**fn.__example__, arg: value})
+
+                rows.append(Row(obj, arg, spec.bad_values(), call))
+    return rows

@@ -239,6 +239,11 @@ EXEMPT = {
         for name in dir(checks)
         if name.startswith("check_") and callable(getattr(checks, name))
     },
+    **{
+        f"dicelab.core.spec.{name}": "a declaration of what an argument may be, written by dicelab's own "
+        "modules; its checks are the ones tried here on every declared argument"
+        for name in ("Spec", "Int", "Real", "Bool", "OneOf", "Text", "Items", "Check", "validated")
+    },
     "dicelab.course.claims.main": "the command line (python -m dicelab.course.claims): argparse reports bad arguments",
     "dicelab.course.notebook.main": "the command line (python -m dicelab.course.notebook): argparse reports bad arguments",
     "dicelab.course.notebook.pre_save_hook": "called by Jupyter on every save: anything but a notebook model is "

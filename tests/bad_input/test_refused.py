@@ -7,14 +7,14 @@ import pkgutil
 import pytest
 
 import bad_input
-from bad_input import case_id, public_arguments, qualified
+from bad_input import case_id, declared_rows, public_arguments, qualified
 
 MODULES = [
     importlib.import_module(f"bad_input.{m.name}")
     for m in pkgutil.iter_modules(bad_input.__path__)
     if m.name.startswith("rows_")
 ]
-ROWS = [row for module in MODULES for row in module.ROWS]
+ROWS = [row for module in MODULES for row in module.ROWS] + declared_rows()
 EXEMPT = {key: why for module in MODULES for key, why in module.EXEMPT.items()}
 CASES = [(row, value) for row in ROWS for value in row.values]
 
