@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import sys
 from collections.abc import Hashable
 
 import numpy as np
@@ -292,4 +293,46 @@ def check_cost(name: str, value, *, memory: float = 0, steps: float = 0, what: s
         raise ValueError(
             f"{name}={value!r} would need about {_duration(seconds)} ({steps:.2g} steps){about}; "
             f"the limit is {_duration(time_limit())} (DICELAB_MAX_HOURS)"
+        )
+
+
+def check_matrix(A, name: str = "A") -> np.ndarray:
+    """``A`` as a non-empty, finite 2-D float array, or a ValueError naming it.
+
+    Strings and booleans are not payoffs: ``"12"`` and ``[[True, False]]`` are refused.
+    """
+    if A is None or isinstance(A, str | bytes | dict):
+        raise ValueError(f"{name} must be a 2-D payoff matrix of numbers, got {A!r}")
+    try:
+        raw = np.asarray(A)
+        A = np.asarray(A, dtype=float)
+    except Exception:  # noqa: BLE001 - ragged lists, or entries whose conversion to float fails
+        raise ValueError(f"{name} must be a 2-D payoff matrix of numbers") from None
+    numbers_only = raw.dtype.kind in "iuf" or (
+        raw.dtype.kind == "O"
+        and all(isinstance(a, numbers.Real) and not isinstance(a, bool) for a in raw.flat)
+    )
+    if not numbers_only:
+        raise ValueError(f"{name} must be a 2-D payoff matrix of numbers, got entries of dtype {raw.dtype}")
+    if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
+        raise ValueError(f"{name} must be a non-empty 2-D payoff matrix, got shape {A.shape}")
+    if not np.isfinite(A).all():
+        raise ValueError(f"{name} must hold finite payoffs")
+    return A
+
+
+def max_digits() -> int:
+    """How many digits an exact number read from text may have: Python's limit on converting
+    text to integers (``sys.get_int_max_str_digits()``, 4300 by default), or 100,000 when that
+    limit is off. Reading is quadratic in the digits, so longer texts are refused up front."""
+    return sys.get_int_max_str_digits() or 100_000
+
+
+def check_digits(name: str, x, digits: int, exponent: int) -> None:
+    """Refuse a number whose exact value would take more than :func:`max_digits` digits to write."""
+    if digits + abs(exponent) > max_digits():
+        shown = repr(x) if len(repr(x)) <= 60 else f"{repr(x)[:40]}... ({len(str(x))} characters)"
+        raise ValueError(
+            f"{name}: {shown} has about {digits + abs(exponent):,} digits written out; exact numbers "
+            f"are read up to {max_digits():,} digits (Python's sys.get_int_max_str_digits())"
         )

@@ -13,13 +13,18 @@ results with SymPy. Two small bridges:
 from __future__ import annotations
 
 import numbers
-import sys
 from decimal import Decimal
 from fractions import Fraction
 
 import sympy
 
-from dicelab.core.checks import check_bool, check_optional_int, check_sequence, check_str
+from dicelab.core.checks import (
+    check_bool,
+    check_digits,
+    check_optional_int,
+    check_sequence,
+    check_str,
+)
 
 __all__ = ["to_fraction", "to_sympy", "latex_table", "show_exact", "Math"]
 
@@ -58,12 +63,12 @@ def to_fraction(x, name: str = "value", *, allow_float: bool = False) -> Fractio
     if isinstance(x, Decimal):
         if not x.is_finite():
             raise ValueError(f"{name} must be finite, got {x!r}")
-        _check_digits(name, x, len(x.as_tuple().digits), x.as_tuple().exponent)
+        check_digits(name, x, len(x.as_tuple().digits), x.as_tuple().exponent)
         return Fraction(x)
     if isinstance(x, sympy.Rational):
         return Fraction(int(x.p), int(x.q))
     if isinstance(x, str):
-        _check_digits(name, x, *_digits_and_exponent(x))
+        check_digits(name, x, *_digits_and_exponent(x))
         try:
             return Fraction(x.strip())
         except (ValueError, ZeroDivisionError):
@@ -80,13 +85,6 @@ def to_fraction(x, name: str = "value", *, allow_float: bool = False) -> Fractio
     raise ValueError(f"{name} must be a number, got {x!r}")
 
 
-def _max_digits() -> int:
-    """How many digits an exact number read from text may have: Python's limit on converting
-    text to integers (``sys.get_int_max_str_digits()``, 4300 by default), or 100,000 when that
-    limit is off. Reading is quadratic in the digits, so longer texts are refused up front."""
-    return sys.get_int_max_str_digits() or 100_000
-
-
 def _digits_and_exponent(text: str) -> tuple[int, int]:
     """The digits of a decimal text (``"1.5e-3"``: 2) and its exponent (-3), from the characters
     alone: no number is formed. The exponent saturates at ``10**9`` either way."""
@@ -99,16 +97,6 @@ def _digits_and_exponent(text: str) -> tuple[int, int]:
         return digits, 0  # no exponent (or not a number, which Fraction reports)
     value = int(body) if len(body) < 10 else 10**9
     return digits, -value if negative else value
-
-
-def _check_digits(name: str, x, digits: int, exponent: int) -> None:
-    """Refuse a number whose exact value would take more than :func:`max_digits` digits to write."""
-    if digits + abs(exponent) > _max_digits():
-        shown = repr(x) if len(repr(x)) <= 60 else f"{repr(x)[:40]}... ({len(str(x))} characters)"
-        raise ValueError(
-            f"{name}: {shown} has about {digits + abs(exponent):,} digits written out; exact numbers "
-            f"are read up to {_max_digits():,} digits (Python's sys.get_int_max_str_digits())"
-        )
 
 
 def to_sympy(x):

@@ -7,13 +7,12 @@ programme with SciPy's HiGHS; a pure saddle point is detected first and needs no
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import linprog
 
-from dicelab.core.checks import check_cost, check_float
+from dicelab.core.checks import check_cost, check_float, check_matrix
 
 __all__ = ["MatrixGameSolution", "solve_matrix_game", "pure_saddle_point"]
 
@@ -31,31 +30,6 @@ class MatrixGameSolution:
     row: np.ndarray
     col: np.ndarray
     pure: bool
-
-
-def _check_matrix(A, name: str = "A") -> np.ndarray:
-    """``A`` as a non-empty, finite 2-D float array, or a ValueError naming it.
-
-    Strings and booleans are not payoffs: ``"12"`` and ``[[True, False]]`` are refused.
-    """
-    if A is None or isinstance(A, str | bytes | dict):
-        raise ValueError(f"{name} must be a 2-D payoff matrix of numbers, got {A!r}")
-    try:
-        raw = np.asarray(A)
-        A = np.asarray(A, dtype=float)
-    except Exception:  # noqa: BLE001 - ragged lists, or entries whose conversion to float fails
-        raise ValueError(f"{name} must be a 2-D payoff matrix of numbers") from None
-    numbers_only = raw.dtype.kind in "iuf" or (
-        raw.dtype.kind == "O"
-        and all(isinstance(a, numbers.Real) and not isinstance(a, bool) for a in raw.flat)
-    )
-    if not numbers_only:
-        raise ValueError(f"{name} must be a 2-D payoff matrix of numbers, got entries of dtype {raw.dtype}")
-    if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
-        raise ValueError(f"{name} must be a non-empty 2-D payoff matrix, got shape {A.shape}")
-    if not np.isfinite(A).all():
-        raise ValueError(f"{name} must hold finite payoffs")
-    return A
 
 
 def _check_tol(tol) -> float:
@@ -104,7 +78,7 @@ def pure_saddle_point(A, tol: float = 1e-13) -> tuple[int, int] | None:
     >>> pure_saddle_point([[1, -1], [-1, 1]]) is None
     True
     """
-    A, tol = _check_matrix(A), _check_tol(tol)
+    A, tol = check_matrix(A), _check_tol(tol)
     return _saddle(_normalised(A)[0], tol)
 
 
@@ -134,7 +108,7 @@ def solve_matrix_game(A, tol: float = 1e-13) -> MatrixGameSolution:
     >>> round(sol.value, 12), sol.row.round(12).tolist(), sol.col.round(12).tolist(), sol.pure
     (0.75, [0.5, 0.5], [0.5, 0.5], False)
     """
-    A, tol = _check_matrix(A), _check_tol(tol)
+    A, tol = check_matrix(A), _check_tol(tol)
     m, n = A.shape
     N, scale = _normalised(A)
     saddle = _saddle(N, tol)

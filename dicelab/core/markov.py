@@ -100,7 +100,7 @@ def _reaching(exact: list[list], absorbing: list[int]) -> set[int]:
     return reach
 
 
-def _simulation_cost(n_runs: int, n_states: int, mean_steps: float) -> dict:
+def simulation_cost(n_runs: int, n_states: int, mean_steps: float) -> dict:
     """Memory and steps of :meth:`AbsorbingChain.simulate`: per run a few 8-byte arrays, and at
     each step a row of cumulative probabilities gathered (8 bytes a state) and compared (1 byte);
     each run lasts ``mean_steps`` steps on average, each step some ``10 + n_states / 16`` operations
@@ -303,7 +303,7 @@ class AbsorbingChain:
         max_steps = check_int("max_steps", max_steps, 1)
         here = self._index(self.transient, start, "start")
         random_state = _check_random_state(random_state)
-        cost = _simulation_cost(n_runs, len(self.states), float(self.t[here]))
+        cost = simulation_cost(n_runs, len(self.states), float(self.t[here]))
         check_cost("n_runs", n_runs, **cost, what="the simulated runs")
         rng = (
             random_state

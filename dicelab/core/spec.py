@@ -138,12 +138,14 @@ class Items(Spec):
         return tuple(self.item(f"{name}[{i}]", v) for i, v in enumerate(items))
 
     def bad_values(self):
-        return [None, "123", {1: 2}] + ([[]] if self.nonempty else []) + [[v] for v in self.item.bad_values()[:3]]
+        empty = [[]] if self.nonempty else []
+        return [None, "123", {1: 2}, *empty] + [[v] for v in self.item.bad_values()[:3]]
 
 
 @dataclass(frozen=True)
 class Check(Spec):
-    """Any other check: ``check(name, value)`` returns the clean value or raises; ``bad`` lists refused values."""
+    """Any other check: ``check(name, value)`` returns the clean value or raises; ``bad`` lists
+    values it refuses."""
 
     check: Callable
     bad: tuple = field(default=())

@@ -45,8 +45,8 @@ from typing import Any
 
 import pandas as pd
 
-from dicelab.core.checks import check_str
-from dicelab.core.exact import _check_digits, to_fraction
+from dicelab.core.checks import check_digits, check_str
+from dicelab.core.exact import to_fraction
 from dicelab.course.paths import atomic_write, output_dir
 
 __all__ = [
@@ -99,7 +99,7 @@ def _printed(text: str, name: str) -> tuple[Fraction, Fraction] | None:
     if not re.fullmatch(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", cleaned):
         return None
     dec = Decimal(cleaned)
-    _check_digits(name, text, len(dec.as_tuple().digits), dec.as_tuple().exponent)
+    check_digits(name, text, len(dec.as_tuple().digits), dec.as_tuple().exponent)
     exponent = dec.as_tuple().exponent
     return Fraction(dec), Fraction(1, 2) * Fraction(10) ** exponent
 

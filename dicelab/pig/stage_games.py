@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicelab.core.checks import check_array, check_cost, check_int
-from dicelab.core.games import MatrixGameSolution, _check_matrix
+from dicelab.core.checks import check_array, check_cost, check_int, check_matrix
+from dicelab.core.games import MatrixGameSolution
 from dicelab.pig import _kernels, _stage
 from dicelab.pig.solution import NotConverged, _check_budget, _check_size, _check_tie, _check_tol
 from dicelab.pig.turns import _hold_table
@@ -75,7 +75,7 @@ def stage_game(values, i: int, j: int, *, tie=0.5) -> tuple[np.ndarray, np.ndarr
 
 def _rank_one(C, shape) -> tuple[np.ndarray, np.ndarray]:
     """``(z, w)`` with ``C = outer(z, w)``, ``0 <= C < 1``, or a ValueError naming ``C``."""
-    C = _check_matrix(C, "C")
+    C = check_matrix(C, "C")
     if C.shape != shape:
         raise ValueError(f"C must have the shape of A, {shape}, got {C.shape}")
     if C.min() < 0 or C.max() >= 1:
@@ -123,7 +123,7 @@ def solve_stage_game(A, C, *, tol: float = 1e-14, max_iter: int = 200) -> Matrix
     >>> round(sol.value, 12), sol.row.round(12).tolist(), sol.pure
     (0.65, [0.5, 0.5], False)
     """
-    A = _check_matrix(A, "A")
+    A = check_matrix(A, "A")
     check_cost("A", A.shape, memory=32.0 * A.size, what="a stage game's checks")
     z, w = _rank_one(C, A.shape)
     tol, max_iter = _check_tol(tol), _check_budget(max_iter)

@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from dicelab.core.checks import check_cost, check_int
-from dicelab.core.markov import _simulation_cost
+from dicelab.core.markov import simulation_cost
 from dicelab.wimpout.chain import (
     ABSORBING,
     ROLL_5,
@@ -95,7 +95,7 @@ def simulate_turns(n_turns: int, seed: int, rules: Rules = Rules()):
     """
     n_turns, seed, rules = check_int("n_turns", n_turns, 1), check_int("seed", seed, 0), _check_rules(rules)
     n_states = len(TRANSIENT) + len(ABSORBING)
-    cost = _simulation_cost(n_turns, n_states, _TURN_ROLLS)
+    cost = simulation_cost(n_turns, n_states, _TURN_ROLLS)
     check_cost("n_turns", n_turns, **cost, what="the simulated turns")
     return markov_chain(rules).simulate(n_turns, ROLL_5, random_state=seed)
 
