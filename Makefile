@@ -156,7 +156,7 @@ $(AXE_STAMP):
 # Every page of the site in headless Chromium, from disk with no network, its PDF handouts, and
 # the chapters in a real JupyterLab (tests/browser/).
 test-browser: pdf $(AXE_STAMP)
-	$(BIN)/python -m pytest tests/browser -p no:cacheprovider
+	$(BIN)/python -m pytest tests/browser -p no:cacheprovider -n 2 --dist loadfile
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

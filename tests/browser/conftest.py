@@ -1,5 +1,10 @@
-"""The browser test's tally of the whole site, kept for the run and printed at its end."""
+"""The browser test's tally of the whole site, kept for the run and printed at its end.
 
+``make test-browser`` runs the two test files side by side (pytest-xdist, ``--dist loadfile``): the
+site's tests all run in one worker, which writes the tally to ``TALLY_FILE`` for the summary.
+"""
+
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -7,6 +12,7 @@ from pathlib import Path
 import pytest
 
 TALLY = pytest.StashKey["Tally"]()
+TALLY_FILE = Path(__file__).resolve().parents[2] / "book" / "_build" / "browser-tally.json"
 
 
 @dataclass
@@ -23,11 +29,22 @@ def tally(request) -> Tally:
     return request.config.stash.setdefault(TALLY, Tally())
 
 
+def pytest_sessionstart(session):
+    if not hasattr(session.config, "workerinput"):  # the controller (or a run without xdist)
+        TALLY_FILE.unlink(missing_ok=True)
+
+
+def pytest_sessionfinish(session):
+    t = session.config.stash.get(TALLY, None)
+    if t is not None and t.counts:
+        TALLY_FILE.parent.mkdir(parents=True, exist_ok=True)
+        TALLY_FILE.write_text(json.dumps(t.counts))
+
+
 def pytest_terminal_summary(terminalreporter, config):
-    t = config.stash.get(TALLY, None)
-    if t is None:
+    if not TALLY_FILE.exists():
         return
-    c = t.counts
+    c = Counter(json.loads(TALLY_FILE.read_text()))
     terminalreporter.write_line(
         f"book site: {c['pages']} pages, {c['images']} images, {c['math']} math blocks, "
         f"{c['requests']} requests ({c['external']} external, {c['failed']} failed), "

@@ -6,12 +6,11 @@ folder, with a token and a free port. Then, as a student would:
 
 - the lab opens on the course guide, and its links to a chapter, from the chapter to its worked
   solutions and the explorers, and from the solutions back, each open their notebook;
-- every chapter shows its exercises as boxes (jupyterlab-myst), each with one closed hint
-  dropdown, and no MyST fence (``:::``) is left as text; a solutions notebook restates its
-  exercises in boxes;
-- every notebook, opened, its kernel started, and saved with JupyterLab's own save button without
-  an edit, is not marked changed and is written back byte for byte (the committed form is
-  JupyterLab's: ``dicelab.course.notebook normalise``).
+- every notebook, opened and its kernel started, is not marked changed; a chapter shows its
+  exercises as boxes (jupyterlab-myst), each with one closed hint dropdown, and no MyST fence
+  (``:::``) is left as text; a solutions notebook restates its exercises in boxes;
+- saved then with JupyterLab's own save button without an edit, it is written back byte for byte
+  (the committed form is JupyterLab's: ``dicelab.course.notebook normalise``).
 
 A screenshot of a chapter's first exercises goes to ``BOOK_SHOTS`` (``lab-NAME-exercises.png``).
 Run by ``make test-browser``; cells render in full (the notebook's windowing is off in the
@@ -232,12 +231,8 @@ def test_lab_opens_on_the_guide_and_its_links_open_notebooks(lab, browser):
     assert not problems and not errors, "\n  ".join(problems + errors)
 
 
-@pytest.mark.parametrize("path", CHAPTERS + SOLUTIONS, ids=lambda p: p.stem)
-def test_exercises_are_boxes_in_jupyterlab(lab, browser, path):
-    base, _ = lab
-    rel = path.relative_to(ROOT).as_posix()
-    page, errors = open_page(browser, f"{base}/lab/tree/{rel}?token={TOKEN}&reset")
-    assert page.evaluate(WAIT_IDLE_JS), "the kernel did not start"
+def exercise_box_problems(page, path: Path) -> list[str]:
+    """What is wrong with the exercise boxes of the open chapter or solutions notebook."""
     shown = page.evaluate(MARKDOWN_JS)
     problems = []
     if shown["undrawn"]:
@@ -258,14 +253,13 @@ def test_exercises_are_boxes_in_jupyterlab(lab, browser, path):
         page.screenshot(path=str(SHOTS / f"lab-{path.stem}-exercises.png"))
     elif not exercises:
         problems.append("the solutions restate no exercise in a box")
-    page.close()
-    shut_down_kernels(base)
-    assert not problems and not errors, f"{rel}:\n  " + "\n  ".join(problems + errors)
+    return problems
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_open_and_save_in_jupyterlab_changes_nothing(lab, browser, path):
-    """Opened, its kernel started, saved by JupyterLab's save button with no edit: the same bytes."""
+def test_notebook_in_jupyterlab(lab, browser, path):
+    """Opened, its kernel started: not marked changed, its exercises drawn as boxes (chapters and
+    solutions); then saved by JupyterLab's save button with no edit: the same bytes."""
     base, root = lab
     rel = path.relative_to(ROOT).as_posix()
     copy = root / rel
@@ -273,6 +267,7 @@ def test_open_and_save_in_jupyterlab_changes_nothing(lab, browser, path):
     assert page.evaluate(WAIT_IDLE_JS), "the kernel did not start"
     page.wait_for_timeout(1000)
     dirty = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current.jp-mod-dirty").count()
+    problems = exercise_box_problems(page, path) if path in CHAPTERS + SOLUTIONS else []
     save = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar [data-command='docmanager:save']"
 
     def is_save(response) -> bool:  # the server answers the save's PUT once the file is written
@@ -283,12 +278,12 @@ def test_open_and_save_in_jupyterlab_changes_nothing(lab, browser, path):
     assert saved.value.ok, f"JupyterLab's save of {rel} was refused: HTTP {saved.value.status}"
     page.close()
     shut_down_kernels(base)
-    assert not errors, errors
+    assert not problems and not errors, f"{rel}:\n  " + "\n  ".join(problems + errors)
     assert not dirty, "opening the notebook marked it changed"
     if copy.read_bytes() != path.read_bytes():
         import difflib
 
         diff = difflib.unified_diff(path.read_text().splitlines(), copy.read_text().splitlines(),
                                     lineterm="", n=1)
-        pytest.fail(f"{rel} saved by JupyterLab differs (run `python -m dicelab.course.notebook normalise`):\n"
-                    + "\n".join(list(diff)[:30]))
+        fix = "run `python -m dicelab.course.notebook normalise`"
+        pytest.fail(f"{rel} saved by JupyterLab differs ({fix}):\n" + "\n".join(list(diff)[:30]))
