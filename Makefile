@@ -76,7 +76,7 @@ test: $(STAMP)
 HOMEWORK_BUILD ?= homework/_build
 CHAPTERS ?=
 homework: $(STAMP)
-	$(BIN)/python homework/build.py --out "$(HOMEWORK_BUILD)" $(CHAPTERS)
+	$(BIN)/python homework/build.py --out "$(HOMEWORK_BUILD)" $(if $(ROSTER),--roster "$(ROSTER)") $(CHAPTERS)
 
 # Grade a folder of student notebooks into a CSV of scores per exercise (SUBMISSIONS=folder,
 # GRADES=grades.csv): each notebook runs in a bubblewrap sandbox (homework/sandbox.py; installed with
@@ -88,7 +88,8 @@ GRADE_FLAGS ?=
 grade: $(STAMP)
 	@test -d "$(HOMEWORK_BUILD)" || { echo "run make homework first"; exit 1; }
 	$(NEED_BWRAP)
-	$(BIN)/python homework/grade.py "$(SUBMISSIONS)" --out "$(GRADES)" --build "$(HOMEWORK_BUILD)" $(GRADE_FLAGS)
+	$(BIN)/python homework/grade.py "$(SUBMISSIONS)" --out "$(GRADES)" --build "$(HOMEWORK_BUILD)" \
+	  $(if $(ROSTER),--roster "$(ROSTER)") $(GRADE_FLAGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check dicelab tests benchmarks notebooks homework

@@ -32,6 +32,9 @@ import nbformat
 import yaml
 from nbclient import NotebookClient
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import variants  # noqa: E402  (homework/variants.py, beside this file)
+
 ROOT = Path(__file__).resolve().parents[1]
 HOMEWORK = ROOT / "homework"
 BUILD = HOMEWORK / "_build"
@@ -130,9 +133,14 @@ def read_spec(name: str, exercises: dict[str, Exercise]) -> dict:
             fields = ("what", "value")
             if set(answer) - set(fields) or not all(isinstance(answer.get(k), str) for k in fields):
                 raise ValueError(f"homework/{name}.yml: {number}: answer {variable} needs `what` and `value`")
-        extra = set(entry) - {"points", "answers", "written"}
+        extra = set(entry) - {"points", "answers", "written", "variant"}
         if extra:
             raise ValueError(f"homework/{name}.yml: {number}: unknown keys {sorted(extra)}")
+        if "variant" in entry:
+            variants.check_variant(f"homework/{name}.yml: {number}", entry["variant"], answers)
+            values = variants.params_for(name, number, entry["variant"], variants.DEFAULT)
+            for answer in answers.values():  # the chapter's own numbers in the prompts
+                answer["template"], answer["what"] = answer["what"], variants.fill(answer["what"], values)
     return {**spec, "exercises": entries}
 
 
@@ -357,6 +365,54 @@ def solution_block(ex: Exercise, prose: bool, extra=None, run: bool = True):
     return [*cells, raw("# END SOLUTION")]
 
 
+# --------------------------------------------------------------------------- a variant per student
+def check_variants(name: str, exercises: dict[str, Exercise], spec: dict, key: dict) -> None:
+    """Each variant, at the chapter's own numbers, gives the key the worked solution computed, and
+    every text it rewrites is in its exercise."""
+    from dicelab.course.homework import AnswerError, check_answer, decode
+
+    for number, entry in spec["exercises"].items():
+        variant = entry.get("variant")
+        if variant is None:
+            continue
+        where = f"homework/{name}.yml: {number}"
+        for old, _ in variant.get("text") or []:
+            if old not in exercises[number].box:
+                raise ValueError(f"{where}: variant.text {old!r} is not in the exercise")
+        own = variants.key_for(variant, variants.params_for(name, number, variant, variants.DEFAULT))
+        for variable, value in own.items():
+            try:
+                check_answer(entry["answers"][variable]["what"], value, decode(key[variable]))
+            except AnswerError as err:
+                raise ValueError(f"{where}: variant.key {variable} at the chapter's numbers is not the "
+                                 f"worked solution's answer: {err}") from None
+
+
+HEADING = re.compile(r"^## Exercise (\S+)$", re.M)
+
+
+def student_notebook(name: str, spec: dict, default: Path, out: Path, student: str) -> None:
+    """The student notebook of one student: each varying exercise with that student's numbers."""
+    nb = nbformat.read(default, as_version=4)
+    for cell in nb.cells:
+        text = source(cell)
+        heading = HEADING.search(text) if cell.cell_type == "markdown" else None
+        entry = spec["exercises"].get(heading[1], {}) if heading else {}
+        if "variant" not in entry:
+            continue
+        values = variants.params_for(name, heading[1], entry["variant"], student)
+        for answer in entry["answers"].values():
+            text = text.replace(answer["what"], variants.fill(answer["template"], values))
+        text = text.replace(heading[0], f"{heading[0]} (your numbers)", 1)
+        cell.source = variants.rewrite(text, entry["variant"], values)
+    intro = next(c for c in nb.cells if c.cell_type == "markdown")
+    intro.source += (f"\n\nThis notebook is **{student}**'s: exercises marked *your numbers* have numbers "
+                     "drawn for you, and your answers are checked against them.")
+    nb.metadata["dicelab"] = {"chapter": name, "student": student}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, out)
+
+
 # --------------------------------------------------------------------------- otter assign and after
 def tidy_student(path: Path) -> None:
     """One empty work cell per exercise (not one per solution cell), no outputs, python3 kernel."""
@@ -372,8 +428,9 @@ def tidy_student(path: Path) -> None:
     nbformat.write(nb, path)
 
 
-def build(name: str, out: Path = BUILD) -> Path:
-    """Build one chapter's homework into ``out/name``; return that folder."""
+def build(name: str, out: Path = BUILD, roster: list[str] | None = None) -> Path:
+    """Build one chapter's homework into ``out/name`` (and a notebook per student of ``roster``, in
+    ``out/name/students/ID/``); return that folder."""
     setup, exercises = read_exercises(name)
     spec = read_spec(name, exercises)
     folder = out / name
@@ -381,6 +438,7 @@ def build(name: str, out: Path = BUILD) -> Path:
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     key = compute_key(name, setup, exercises, spec)
+    check_variants(name, exercises, spec, key)
     (folder / "key.json").write_text(json.dumps(key, indent=1) + "\n")
     master = folder / f"{name}_homework.ipynb"
     nbformat.write(master_notebook(name, setup, exercises, spec, key), master)
@@ -389,6 +447,9 @@ def build(name: str, out: Path = BUILD) -> Path:
     if run.returncode:
         raise RuntimeError(f"otter assign failed for {name}:\n{run.stdout}\n{run.stderr}")
     tidy_student(folder / "dist" / "student" / master.name)
+    for student in roster or []:
+        student_notebook(name, spec, folder / "dist" / "student" / master.name,
+                         folder / "students" / student / master.name, student)
     return folder
 
 
@@ -397,13 +458,16 @@ def main(argv=None) -> int:
     parser.add_argument("chapters", nargs="*", help="NN_name of the chapters (default: every spec)")
     parser.add_argument("--out", type=Path, default=BUILD, help="the build folder (homework/_build)")
     parser.add_argument("--jobs", type=int, default=2, help="chapters built at once")
+    parser.add_argument("--roster", type=Path, help="a file of student identifiers, one a line: a "
+                        "notebook per student, with that student's numbers")
     args = parser.parse_args(argv)
+    roster = variants.read_roster(args.roster) if args.roster else None
     names = args.chapters or chapters()
     unknown = sorted(set(names) - set(chapters()))
     if unknown:
         parser.error(f"no spec homework/<name>.yml for {unknown}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for folder in pool.map(build, names, [args.out] * len(names)):
+        for folder in pool.map(build, names, [args.out] * len(names), [roster] * len(names)):
             print(f"built {folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder}")
     return 0
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import re
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -40,13 +41,14 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sandbox  # noqa: E402  (homework/sandbox.py, beside this file)
+import variants  # noqa: E402  (homework/variants.py)
 
 from dicelab.course.homework import AnswerError, check_answer, decode, decode_untrusted  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HOMEWORK = ROOT / "homework"
 BUILD = HOMEWORK / "_build"
-FIELDS = ["submission", "chapter", "question", "exercise", "score", "max_score", "graded", "note"]
+FIELDS = ["submission", "student", "chapter", "question", "exercise", "score", "max_score", "graded", "note"]
 MAX_ANSWERS_BYTES = 4 * 2**20
 
 
@@ -134,8 +136,42 @@ def read_answers(path: Path) -> tuple[dict, str]:
     return (data, "") if isinstance(data, dict) else ({}, "the answers file is not a dict")
 
 
+def student_of(path: Path, submission: dict | None, roster: list[str] | None) -> tuple[str | None, str]:
+    """Whose variant a submission is, and a note when that is not certain.
+
+    With a roster, the identifier is the one in the submission's file or folder name (the longest
+    that matches): the teacher's collection names it, the student cannot change it. Without one, it is
+    the identifier the notebook was built for (its metadata, which a student could edit)."""
+    meta = (submission or {}).get("metadata", {}).get("dicelab", {}) if isinstance(submission, dict) else {}
+    claimed = meta.get("student") if isinstance(meta, dict) and isinstance(meta.get("student"), str) else None
+    if roster is None:
+        return claimed, ""
+    names = [path.name, *(p.name for p in path.parents)]
+    found = [i for i in roster if any(re.search(rf"(?<![A-Za-z0-9]){re.escape(i)}(?![A-Za-z0-9])", n) for n in names)]
+    if not found:
+        return None, "no roster identifier in its name: graded against the chapter's own numbers"
+    student = max(found, key=len)
+    if claimed is not None and claimed != student:
+        return student, f"the notebook was built for {claimed}; graded as {student}'s"
+    return student, ""
+
+
+def expected(name: str, spec: dict, key: dict, student: str | None) -> dict[str, dict]:
+    """Per exercise, each answer's expected value: the student's variant where the exercise varies."""
+    out = {}
+    for number, entry in spec.items():
+        if "answers" not in entry:
+            continue
+        out[number] = {v: decode(key[v]) for v in entry["answers"]}
+        if "variant" in entry and student is not None:
+            values = variants.params_for(name, number, entry["variant"], student)
+            out[number].update(variants.key_for(entry["variant"], values))
+    return out
+
+
 def score(entry: dict, key: dict, answers: dict) -> tuple[int, str]:
-    """The points of one autograded exercise, and a note on what is not right."""
+    """The points of one autograded exercise (``key``: each answer's expected value), and a note on
+    what is not right."""
     for variable, answer in entry["answers"].items():
         what = answer["what"]
         given = answers.get(variable)
@@ -151,7 +187,7 @@ def score(entry: dict, key: dict, answers: dict) -> tuple[int, str]:
         if value is None:
             return 0, f"{variable}: no answer"
         try:
-            check_answer(what, value, decode(key[variable]))
+            check_answer(what, value, key[variable])
         except AnswerError as err:
             return 0, str(err)[:200]
         except Exception as err:  # an answer whose comparison fails is not right, whatever it is
@@ -159,7 +195,8 @@ def score(entry: dict, key: dict, answers: dict) -> tuple[int, str]:
     return entry["points"], ""
 
 
-def grade_one(path: Path, name: str, build: Path, root: Path, limits: sandbox.Limits) -> list[dict]:
+def grade_one(path: Path, name: str, build: Path, root: Path, limits: sandbox.Limits,
+              roster: list[str] | None = None) -> list[dict]:
     """The rows of one submission (see the module docstring)."""
     spec = spec_of(name)
     key = json.loads((build / name / "key.json").read_text())
@@ -177,10 +214,14 @@ def grade_one(path: Path, name: str, build: Path, root: Path, limits: sandbox.Li
             note = {"ok": "", "timeout": f"the notebook was stopped: {outcome.detail}",
                     "failed": f"the notebook failed: {outcome.detail}"}[outcome.status]
             note = note or why
+    student, whose = student_of(path.relative_to(root), submission, roster)
+    keys = expected(name, spec, key, student)
+    note = "; ".join(n for n in (whose, note) if n)
     rows = []
     for q, exercise, max_score, graded in questions(name):
-        points, why = ("", "") if graded == "by hand" else score(spec[exercise], key, answers)
-        rows.append({"submission": str(path.relative_to(root)), "chapter": name, "question": q,
+        points, why = ("", "") if graded == "by hand" else score(spec[exercise], keys[exercise], answers)
+        rows.append({"submission": str(path.relative_to(root)), "student": student or "", "chapter": name,
+                     "question": q,
                      "exercise": exercise, "score": points, "max_score": max_score, "graded": graded,
                      "note": "; ".join(n for n in (note if graded == "auto" else "", why) if n)})
     return rows
@@ -205,7 +246,7 @@ def find(folder: Path, names: list[str]) -> list[tuple[Path, str]]:
 
 
 def grade(folder: Path, out: Path, build: Path = BUILD, jobs: int = 2,
-          limits: sandbox.Limits = sandbox.Limits()) -> list[dict]:
+          limits: sandbox.Limits = sandbox.Limits(), roster: list[str] | None = None) -> list[dict]:
     """Grade every notebook under ``folder``; write and return the rows of the CSV."""
     sandbox.bwrap()
     names = chapters()
@@ -218,7 +259,7 @@ def grade(folder: Path, out: Path, build: Path = BUILD, jobs: int = 2,
         else:
             print(f"NOT GRADED {path}: no answer key for {name} in {build}: run `make homework`", file=sys.stderr)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        graded = list(pool.map(lambda pn: grade_one(pn[0], pn[1], build, folder, limits), found))
+        graded = list(pool.map(lambda pn: grade_one(pn[0], pn[1], build, folder, limits, roster), found))
     rows = [row for rows in graded for row in rows]
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", newline="") as f:
@@ -237,6 +278,8 @@ def main(argv=None) -> int:
     parser.add_argument("--cell-seconds", type=int, default=sandbox.CELL_SECONDS, help="time limit of one cell")
     parser.add_argument("--notebook-seconds", type=int, default=sandbox.NOTEBOOK_SECONDS,
                         help="time limit of one notebook")
+    parser.add_argument("--roster", type=Path, help="the students' identifiers, one a line: each "
+                        "submission is graded against the variant of the identifier in its name")
     args = parser.parse_args(argv)
     if not args.submissions.is_dir():
         parser.error(f"SUBMISSIONS must be a folder of notebooks, got {args.submissions}")
@@ -244,7 +287,8 @@ def main(argv=None) -> int:
         if getattr(args, flag) < 1:
             parser.error(f"--{flag.replace('_', '-')} must be at least 1")
     limits = sandbox.Limits(cell_seconds=args.cell_seconds, notebook_seconds=args.notebook_seconds)
-    rows = grade(args.submissions, args.out, args.build, args.jobs, limits)
+    roster = variants.read_roster(args.roster) if args.roster else None
+    rows = grade(args.submissions, args.out, args.build, args.jobs, limits, roster)
     for row in rows:
         if row["note"]:
             print(f"{row['submission']} {row['exercise']}: {row['note']}")

@@ -2,7 +2,9 @@
 honest, blank, careless and cheating submissions of Chapter 1's homework.
 
 Each attack is one notebook; each must score 0 on what it touched, with a note in the CSV, and
-change nobody else's grade. A notebook that loops forever is stopped by the cell time limit.
+change nobody else's grade. A notebook that loops forever is stopped by the cell time limit. With a
+roster, each student's notebook shows their own numbers where an exercise varies, and is graded
+against them: the chapter's published answer scores nothing there.
 """
 
 from __future__ import annotations
@@ -32,12 +34,15 @@ FIRST_Q, LAST_Q = ("q" + _AUTO[i][0].replace(".", "_") for i in (0, -1))
 FIRST_ANSWER, LAST_ANSWER = (next(iter(_AUTO[i][1]["answers"])) for i in (0, -1))
 FIRST_POINTS = _AUTO[0][1]["points"]
 MAKE = ["make", "-s", "--no-print-directory", "-C", str(ROOT)]
+ROSTER = ["ada", "bob.smith"]
 
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("homework") / "_build"
-    run = subprocess.run([*MAKE, "homework", f"HOMEWORK_BUILD={out}", f"CHAPTERS={CHAPTER}"],
+    roster = out.parent / "roster.txt"
+    roster.write_text("# the class\n" + "\n".join(ROSTER) + "\n")
+    run = subprocess.run([*MAKE, "homework", f"HOMEWORK_BUILD={out}", f"CHAPTERS={CHAPTER}", f"ROSTER={roster}"],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     return out
@@ -154,3 +159,56 @@ def test_a_notebook_is_found_by_its_content(build, tmp_path):
     (folder / "other.ipynb").write_text(json.dumps(nbformat.v4.new_notebook()))
     found = grade.find(folder, grade.chapters())
     assert found == [(folder / "mine.ipynb", CHAPTER)]
+
+
+def _traces(powers) -> list[int]:
+    """tr(G^m) for Efron's four dice, from their faces alone (numpy; no dicelab)."""
+    import numpy as np
+
+    dice = [(0, 0, 4, 4, 4, 4), (3,) * 6, (2, 2, 2, 2, 6, 6), (1, 1, 1, 5, 5, 5)]
+    G = np.array([[int(sum(a > b for a in x for b in y) * 2 > 36) for y in dice] for x in dice], dtype=object)
+    out = []
+    for m in powers:
+        P = np.identity(4, dtype=object)
+        for _ in range(m):
+            P = P.dot(G)
+        out.append(int(np.trace(P)))
+    return out
+
+
+def test_each_student_is_graded_on_their_own_numbers(build, tmp_path):
+    spec = yaml.safe_load((ROOT / "homework" / f"{CHAPTER}.yml").read_text())["exercises"]
+    number, entry = next((str(n), e) for n, e in spec.items() if "variant" in e)
+    variable = next(iter(entry["variant"]["key"]))
+    question = "q" + number.replace(".", "_")
+    sys.path.insert(0, str(ROOT / "homework"))
+    import variants
+
+    folder = tmp_path / "submissions"
+    shown = {}
+    for student, answer in (("ada", "own"), ("bob.smith", "published"), ("eve", "own")):
+        source = build / CHAPTER / "students" / (student if student in ROSTER else "ada") / f"{CHAPTER}_homework.ipynb"
+        nb = nbformat.read(source, as_version=4)
+        powers = variants.params_for(CHAPTER, number, entry["variant"], student if student in ROSTER else "ada")["M"]
+        shown[student] = powers
+        value = _traces(powers if answer == "own" else (5, 6, 7))
+        k = next(k for k, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(f"{variable} ="))
+        nb.cells[k].source = f"{variable} = {value!r}"
+        box = next(c.source for c in nb.cells if c.cell_type == "markdown" and f"Exercise {number} (your numbers)" in c.source)
+        assert f"G^{powers[0]}" in box and "G^5)" not in box and nb.metadata["dicelab"]["student"] in ROSTER
+        path = folder / student / f"{CHAPTER}_homework.ipynb"
+        path.parent.mkdir(parents=True)
+        nbformat.write(nb, path)
+    assert tuple(shown["ada"]) != (5, 6, 7) and tuple(shown["bob.smith"]) != (5, 6, 7)  # never the published numbers
+    grades, roster = tmp_path / "grades.csv", build.parent / "roster.txt"
+    run = subprocess.run(
+        [*MAKE, "grade", f"SUBMISSIONS={folder}", f"GRADES={grades}", f"HOMEWORK_BUILD={build}", f"ROSTER={roster}",
+         f"GRADE_FLAGS=--cell-seconds {CELL_SECONDS} --notebook-seconds 240 --jobs 2"],
+        capture_output=True, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    with grades.open() as f:
+        rows = {(r["submission"].split("/")[0], r["question"]): r for r in csv.DictReader(f)}
+    assert rows["ada", question]["student"] == "ada" and rows["ada", question]["score"] == str(entry["points"])
+    assert rows["bob.smith", question]["score"] == "0"  # the chapter's published answer, not bob's numbers
+    assert rows["eve", question]["student"] == "" and "no roster identifier" in rows["eve", question]["note"]
