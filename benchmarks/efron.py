@@ -20,6 +20,7 @@ import numpy as np
 from _timing import timed
 
 from dicelab import efron
+from dicelab.efron import reference
 
 
 def paper_run(S: int, L: int, M: int) -> dict:
@@ -28,7 +29,7 @@ def paper_run(S: int, L: int, M: int) -> dict:
     min_wins = efron.strict_min_wins(sides=S)
     out = {}
     for n in [None, *np.unique(W[W >= min_wins]).tolist()]:
-        value, walks = efron.reference.paper_max_sum_walks(
+        value, walks = reference.paper_max_sum_walks(
             W, efron.allowed_edges(W, min_wins=min_wins, wins=n), dice=M
         )
         out[n] = (value, sorted({min(w[k:] + w[:k] for k in range(M)) for w in walks}))
@@ -80,7 +81,7 @@ def main(argv=None) -> int:
     # at full size: one of the 19 searches (the unequal one) by the paper's method, once
     W = efron.wins_matrix(efron.unique_dice(sides=6, labels=7))
     allowed = efron.allowed_edges(W, min_wins=19)
-    t_one, (value, walks) = timed(lambda: efron.reference.paper_max_sum_walks(W, allowed, dice=4), 1)
+    t_one, (value, walks) = timed(lambda: reference.paper_max_sum_walks(W, allowed, dice=4), 1)
     assert value == results[None][0] and len(walks) == 4 * len(results[None][1])
     print(
         f"  paper's method at N = 924, unequal search only: {t_one:.1f} s; "
@@ -125,9 +126,8 @@ def main(argv=None) -> int:
         t, res = timed(lambda L_=L_: efron.search_all(sides=6, labels=L_, dice=4), rep)
         W = efron.wins_matrix(efron.unique_dice(sides=6, labels=L_))
         n_sets = sum(len(s) for v, s in res.values())
-        print(
-            f"  {L_:>2} {efron.num_unique_dice(sides=6, labels=L_):>6} {(W > 18).sum():>16,} {n_sets:>12,} {t:>8.2f}s"
-        )
+        n_dice = efron.num_unique_dice(sides=6, labels=L_)
+        print(f"  {L_:>2} {n_dice:>6} {(W > 18).sum():>16,} {n_sets:>12,} {t:>8.2f}s")
     return 0
 
 
