@@ -275,7 +275,7 @@ def _chain(n: int, dense: bool) -> Callable[[], object]:
 
 def _runs(n: int, runs: int) -> Callable[[], object]:
     chain = markov.AbsorbingChain(_walk(n, False))
-    return lambda: chain.simulate(runs, n // 2, random_state=1)
+    return lambda: chain.simulate(runs, seed=1, start=n // 2)
 
 
 # estimate -> (warm-up call, sizes)
