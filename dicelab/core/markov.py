@@ -43,7 +43,7 @@ from sympy.polys.matrices import DomainMatrix
 from dicelab.core.checks import check_cost, check_sequence
 from dicelab.core.exact import to_fraction
 from dicelab.core.sample import Sample
-from dicelab.core.spec import Int, validated
+from dicelab.core.spec import Int, OneOf, validated
 
 __all__ = ["AbsorbingChain", "FirstPassage"]
 
@@ -251,14 +251,13 @@ class AbsorbingChain:
         order = [self.states.index(s) for s in self.transient + self.absorbing]
         return self.P[np.ix_(order, order)]
 
+    @validated(name=OneOf(("P", "Q", "R", "N", "B", "t")))
     def float_view(self, name: str) -> np.ndarray:
         """One of ``"P", "Q", "R", "N", "B", "t"`` as a float array.
 
         >>> AbsorbingChain([["1/2", "1/2"], [0, 1]]).float_view("t")
         array([2.])
         """
-        if not isinstance(name, str) or name not in ("P", "Q", "R", "N", "B", "t"):
-            raise ValueError(f"name must be one of P, Q, R, N, B, t; got {name!r}")
         return getattr(self, name).astype(float)
 
     @validated(n=Int(1), seed=Int(0), max_steps=Int(1))

@@ -62,9 +62,8 @@ ROWS = [
         ["heads", *STARTS],
         lambda v: COIN.simulate(10, seed=1, start=v),
     ),
-    Row(
-        markov.AbsorbingChain.float_view, "name", ["X", None, 3, ["P"], "p", ""], lambda v: COIN.float_view(v)
-    ),
+    *declared(markov.AbsorbingChain.float_view, lambda arg, v: COIN.float_view(**{arg: v})),
+    Row(markov.AbsorbingChain.float_view, "name", ["X", "p", ""], lambda v: COIN.float_view(v)),
     Row(
         markov.AbsorbingChain.absorption_probability,
         "start",
