@@ -196,7 +196,7 @@ def _formula(r: int) -> Callable[[], object]:
 
 @functools.cache
 def _dice(L: int, S: int) -> np.ndarray:
-    return efron.unique_dice(L, S)
+    return efron.unique_dice(sides=S, labels=L)
 
 
 @functools.cache
@@ -204,12 +204,14 @@ def _graph(L: int, S: int) -> tuple[np.ndarray, np.ndarray]:
     """The wins matrix of every die with ``S`` sides and labels ``0..L-1``, and its steps (a win in
     more than half the face pairs)."""
     W = efron.wins_matrix(_dice(L, S))
-    return W, efron.allowed_edges(W, efron.strict_min_wins(S))
+    return W, efron.allowed_edges(W, min_wins=efron.strict_min_wins(sides=S))
 
 
 def _on_graph(f, L: int, S: int, M: int) -> Size:
-    N = len(_dice(L, S)) if L * S < 80 else efron.num_unique_dice(L, S)
-    return Size(f"L={L} S={S} ({N} dice) M={M}", False, lambda: f(*_graph(L, S), M), lambda: _graph(L, S))
+    N = len(_dice(L, S)) if L * S < 80 else efron.num_unique_dice(sides=S, labels=L)
+    return Size(
+        f"L={L} S={S} ({N} dice) M={M}", False, lambda: f(*_graph(L, S), dice=M), lambda: _graph(L, S)
+    )
 
 
 def _small(size: Size) -> Size:
@@ -273,7 +275,7 @@ def _chain(n: int, dense: bool) -> Callable[[], object]:
 
 def _runs(n: int, runs: int) -> Callable[[], object]:
     chain = markov.AbsorbingChain(_walk(n, False))
-    return lambda: chain.simulate(runs, n // 2, random_state=1)
+    return lambda: chain.simulate(runs, seed=1, start=n // 2)
 
 
 # estimate -> (warm-up call, sizes)
@@ -305,12 +307,12 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
         ],
     ),
     "efron.reference.exact_best_cycles": (
-        lambda: reference.exact_best_cycles(3, 4, 3),
+        lambda: reference.exact_best_cycles(sides=3, labels=4, dice=3),
         [
-            Size("S=3 L=6 M=4", True, lambda: reference.exact_best_cycles(3, 6, 4)),
-            Size("S=4 L=5 M=3", True, lambda: reference.exact_best_cycles(4, 5, 3)),
-            Size("S=4 L=6 M=4", False, lambda: reference.exact_best_cycles(4, 6, 4)),
-            Size("S=4 L=6 M=5", False, lambda: reference.exact_best_cycles(4, 6, 5)),
+            Size("S=3 L=6 M=4", True, lambda: reference.exact_best_cycles(sides=3, labels=6, dice=4)),
+            Size("S=4 L=5 M=3", True, lambda: reference.exact_best_cycles(sides=4, labels=5, dice=3)),
+            Size("S=4 L=6 M=4", False, lambda: reference.exact_best_cycles(sides=4, labels=6, dice=4)),
+            Size("S=4 L=6 M=5", False, lambda: reference.exact_best_cycles(sides=4, labels=6, dice=5)),
         ],
     ),
     "games.solve_matrix_game": (
@@ -348,11 +350,11 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
         ],
     ),
     "efron.num_unique_dice (recurrence)": (
-        lambda: efron.num_unique_dice(5, 5),
+        lambda: efron.num_unique_dice(sides=5, labels=5),
         [
-            Size("L=1000 S=999", True, lambda: efron.num_unique_dice(1000, 999)),
-            Size("L=3000 S=300", True, lambda: efron.num_unique_dice(3000, 300)),
-            Size("L=300 S=3000", False, lambda: efron.num_unique_dice(300, 3000)),
+            Size("L=1000 S=999", True, lambda: efron.num_unique_dice(sides=999, labels=1000)),
+            Size("L=3000 S=300", True, lambda: efron.num_unique_dice(sides=300, labels=3000)),
+            Size("L=300 S=3000", False, lambda: efron.num_unique_dice(sides=3000, labels=300)),
         ],
     ),
     "wimpout.solve_race": (
@@ -507,42 +509,42 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
         ],
     ),
     "efron.closed_walks": (
-        lambda: efron.closed_walks(_graph(4, 3)[1], 4),
+        lambda: efron.closed_walks(_graph(4, 3)[1], dice=4),
         [
-            _small(_on_graph(lambda W, A, M: efron.closed_walks(A, M), 7, 6, 6)),
-            _on_graph(lambda W, A, M: efron.closed_walks(A, M), 8, 6, 4),
-            _on_graph(lambda W, A, M: efron.closed_walks(A, M), 8, 6, 8),
-            _on_graph(lambda W, A, M: efron.closed_walks(A, M), 9, 6, 6),
+            _small(_on_graph(lambda W, A, M: efron.closed_walks(A, dice=M), 7, 6, 6)),
+            _on_graph(lambda W, A, M: efron.closed_walks(A, dice=M), 8, 6, 4),
+            _on_graph(lambda W, A, M: efron.closed_walks(A, dice=M), 8, 6, 8),
+            _on_graph(lambda W, A, M: efron.closed_walks(A, dice=M), 9, 6, 6),
         ],
     ),
     "efron.count_cycles": (
-        lambda: efron.count_cycles(3, 4, 3),
+        lambda: efron.count_cycles(sides=3, labels=4, dice=3),
         [
-            Size("S=6 L=7 M=4", True, lambda: efron.count_cycles(6, 7, 4)),
-            Size("S=6 L=8 M=4", False, lambda: efron.count_cycles(6, 8, 4)),
-            Size("S=6 L=9 M=4", False, lambda: efron.count_cycles(6, 9, 4)),
+            Size("S=6 L=7 M=4", True, lambda: efron.count_cycles(sides=6, labels=7, dice=4)),
+            Size("S=6 L=8 M=4", False, lambda: efron.count_cycles(sides=6, labels=8, dice=4)),
+            Size("S=6 L=9 M=4", False, lambda: efron.count_cycles(sides=6, labels=9, dice=4)),
         ],
     ),
     "efron.best_cycles": (
-        lambda: efron.best_cycles(3, 4, 3),
+        lambda: efron.best_cycles(sides=3, labels=4, dice=3),
         [
-            Size("S=6 L=8 M=4", True, lambda: efron.best_cycles(6, 8, 4)),
-            Size("S=6 L=8 M=5", False, lambda: efron.best_cycles(6, 8, 5)),
-            Size("S=6 L=9 M=3", False, lambda: efron.best_cycles(6, 9, 3)),
-            Size("S=6 L=9 M=4", False, lambda: efron.best_cycles(6, 9, 4)),
+            Size("S=6 L=8 M=4", True, lambda: efron.best_cycles(sides=6, labels=8, dice=4)),
+            Size("S=6 L=8 M=5", False, lambda: efron.best_cycles(sides=6, labels=8, dice=5)),
+            Size("S=6 L=9 M=3", False, lambda: efron.best_cycles(sides=6, labels=9, dice=3)),
+            Size("S=6 L=9 M=4", False, lambda: efron.best_cycles(sides=6, labels=9, dice=4)),
         ],
     ),
     "efron.search_all": (
-        lambda: efron.search_all(3, 4, 3),
+        lambda: efron.search_all(sides=3, labels=4, dice=3),
         [
-            Size("S=6 L=7 M=4", True, lambda: efron.search_all(6, 7, 4)),
-            Size("S=6 L=8 M=3", False, lambda: efron.search_all(6, 8, 3)),
-            Size("S=6 L=8 M=4", False, lambda: efron.search_all(6, 8, 4)),
-            Size("S=6 L=9 M=3", False, lambda: efron.search_all(6, 9, 3)),
+            Size("S=6 L=7 M=4", True, lambda: efron.search_all(sides=6, labels=7, dice=4)),
+            Size("S=6 L=8 M=3", False, lambda: efron.search_all(sides=6, labels=8, dice=3)),
+            Size("S=6 L=8 M=4", False, lambda: efron.search_all(sides=6, labels=8, dice=4)),
+            Size("S=6 L=9 M=3", False, lambda: efron.search_all(sides=6, labels=9, dice=3)),
         ],
     ),
     "efron.max_sum_cycles": (
-        lambda: efron.max_sum_cycles(*_graph(4, 3), 3),
+        lambda: efron.max_sum_cycles(*_graph(4, 3), dice=3),
         [
             _small(_on_graph(efron.max_sum_cycles, 8, 6, 4)),
             _on_graph(efron.max_sum_cycles, 8, 6, 5),
@@ -551,7 +553,7 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
         ],
     ),
     "efron.search_log": (
-        lambda: efron.search_log(*_graph(4, 3), 3),
+        lambda: efron.search_log(*_graph(4, 3), dice=3),
         [
             _on_graph(efron.search_log, 5, 4, 4),
             _small(_on_graph(efron.search_log, 6, 4, 4)),
@@ -560,7 +562,7 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
         ],
     ),
     "efron.reference.paper_max_sum_walks": (
-        lambda: reference.paper_max_sum_walks(*_graph(4, 3), 3),
+        lambda: reference.paper_max_sum_walks(*_graph(4, 3), dice=3),
         [
             _small(_on_graph(reference.paper_max_sum_walks, 5, 4, 4)),
             _small(_on_graph(reference.paper_max_sum_walks, 6, 4, 3)),
@@ -586,14 +588,20 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
         ],
     ),
     "efron.num_unique_dice_closed_form": (
-        lambda: efron.num_unique_dice_closed_form(7, 6),
+        lambda: efron.num_unique_dice_closed_form(sides=6, labels=7),
         [
-            Size("L=3 x 10^5 S=3 x 10^4", True, lambda: efron.num_unique_dice_closed_form(300_000, 30_000)),
-            Size("L=10^6 S=10^5", False, lambda: efron.num_unique_dice_closed_form(10**6, 10**5)),
+            Size(
+                "L=3 x 10^5 S=3 x 10^4",
+                True,
+                lambda: efron.num_unique_dice_closed_form(sides=30_000, labels=300_000),
+            ),
+            Size(
+                "L=10^6 S=10^5", False, lambda: efron.num_unique_dice_closed_form(sides=10**5, labels=10**6)
+            ),
             Size(
                 "L=3 x 10^6 S=3 x 10^5",
                 False,
-                lambda: efron.num_unique_dice_closed_form(3 * 10**6, 3 * 10**5),
+                lambda: efron.num_unique_dice_closed_form(sides=3 * 10**5, labels=3 * 10**6),
             ),
         ],
     ),
@@ -777,6 +785,7 @@ def _refused(call) -> None:
 
 def _refusals():
     """Calls that must answer at once, whatever their size: ``(label, call)``."""
+
     def beyond_the_budget():
         hours = os.environ.get("DICELAB_MAX_HOURS")
         os.environ["DICELAB_MAX_HOURS"] = "0.0001"
@@ -791,12 +800,18 @@ def _refusals():
 
     def too_long():
         for text in ["9" * 5000, "1e10000000", "1e-10000000", "1" + "0" * 4400 + "/3"]:
-            for call in (lambda t=text: exact.to_fraction(t, "x"), lambda t=text: claims.printed_number(t.partition("/")[0]),
-                         lambda t=text: markov.AbsorbingChain([[t, 0], [0, 1]])):
+            for call in (
+                lambda t=text: exact.to_fraction(t, "x"),
+                lambda t=text: claims.printed_number(t.partition("/")[0]),
+                lambda t=text: markov.AbsorbingChain([[t, 0], [0, 1]]),
+            ):
                 _refused(call)
 
     return [
-        ("efron.num_unique_dice(10**9, 3), the closed form", lambda: efron.num_unique_dice(10**9, 3)),
+        (
+            "efron.num_unique_dice(sides=3, labels=10**9), the closed form",
+            lambda: efron.num_unique_dice(sides=3, labels=10**9),
+        ),
         ("numbers too long to read, refused", too_long),
         ("races beyond the budget, refused", beyond_the_budget),
     ]
@@ -818,8 +833,10 @@ def main(argv=None) -> int:
         worst = max(worst, ratio, 1 / ratio)
         mark = "" if 1 / 3 <= ratio <= 3 else "  (beyond a factor of 3)"
         if size.small and (mark or measured < 0.02):
-            failed.append(f"{name}, {size.label}: estimated {estimate:.3g} s, measured {measured:.3g} s"
-                          + (" (too short to calibrate on)" if measured < 0.02 else ""))
+            failed.append(
+                f"{name}, {size.label}: estimated {estimate:.3g} s, measured {measured:.3g} s"
+                + (" (too short to calibrate on)" if measured < 0.02 else "")
+            )
         print(f"{name:36s} {size.label:34s} {estimate:9.3g}s {measured:9.3g}s {ratio:6.2f}{mark}", flush=True)
     print(f"largest factor between estimate and measured cost: {worst:.2f}")
     print("\nanswered at once (wall time, at most 1 s):")

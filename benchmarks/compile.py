@@ -46,11 +46,13 @@ from dicelab.pig import reference
 
 tasks = {
     "efron": [
-        lambda: efron.best_cycles(3, 5, 3),
-        lambda: efron.search_all(4, 6, 3),
-        lambda: efron.count_cycles(4, 6, 3),
-        lambda: efron.closed_walks([[0, 1, 0], [0, 0, 1], [1, 0, 0]], 3),
-        lambda: efron.max_sum_cycles([[0, 1, 1], [1, 0, 2], [3, 1, 0]], [[0, 1, 1], [1, 0, 1], [1, 1, 0]], 3),
+        lambda: efron.best_cycles(sides=3, labels=5, dice=3),
+        lambda: efron.search_all(sides=4, labels=6, dice=3),
+        lambda: efron.count_cycles(sides=4, labels=6, dice=3),
+        lambda: efron.closed_walks([[0, 1, 0], [0, 0, 1], [1, 0, 0]], dice=3),
+        lambda: efron.max_sum_cycles(
+            [[0, 1, 1], [1, 0, 2], [3, 1, 0]], [[0, 1, 1], [1, 0, 1], [1, 1, 0]], dice=3
+        ),
         lambda: efron.maxplus_product([[0, 1], [2, 3]], [[1, 0], [0, 1]]),
     ],
     "badg": [

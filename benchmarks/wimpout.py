@@ -44,7 +44,7 @@ def main(argv=None) -> int:
     print(f"everything exact (Table 2, chain, N, B, t, expected turn score): median {t_all:.3f} s")
     chain = wimpout.markov_chain()
     t_sim, _ = timed(
-        lambda: chain.simulate(1_000_000, wimpout.ROLL_5, random_state=1), max(1, min(3, args.repeat))
+        lambda: chain.simulate(1_000_000, seed=1, start=wimpout.ROLL_5), max(1, min(3, args.repeat))
     )
     print(f"10^6 turns sampled from the chain (AbsorbingChain.simulate): median {t_sim:.2f} s")
     t_dice, _ = timed(lambda: wimpout.play_turns(100_000, seed=1), 1)

@@ -13,8 +13,10 @@ from dicelab.course import claims
 
 
 def test_the_closed_form_answers_large_counts():
-    assert efron.num_unique_dice(10**9, 3) == efron.num_unique_dice_closed_form(10**9, 3)
-    assert efron.num_unique_dice(10**9, 3) == (10**9 + 2) * (10**9 + 1) * 10**9 // 6
+    assert efron.num_unique_dice(sides=3, labels=10**9) == efron.num_unique_dice_closed_form(
+        sides=3, labels=10**9
+    )
+    assert efron.num_unique_dice(sides=3, labels=10**9) == (10**9 + 2) * (10**9 + 1) * 10**9 // 6
 
 
 TOO_LONG = ["9" * 5000, "1e10000000", "1e-10000000", "1" + "0" * 4400 + "/3"]
@@ -34,4 +36,3 @@ def test_numbers_up_to_the_limit_are_read():
     assert exact.to_fraction("9" * 4300) == 10**4300 - 1
     assert exact.to_fraction("1e-4299") == exact.to_fraction(1) / 10**4299
     assert claims.printed_number("1.5e3") == (1500, 50)  # half a unit of the last printed digit
-

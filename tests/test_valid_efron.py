@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from dicelab import efron as e
 from dicelab.course.explore import efron_dice as ex
+from dicelab.efron import reference
 
 SMALL = settings(max_examples=25, deadline=None)
 
@@ -38,9 +39,9 @@ def digraphs(draw, max_n=6):
 @given(labels, st.integers(0, 6), as_int)
 def test_counting_and_listing_dice(L, S, kind):
     S += 1
-    n = e.num_unique_dice(kind(L), kind(S))
-    assert n == e.num_unique_dice_closed_form(L, S) >= 1
-    dice = e.unique_dice(kind(L), kind(S))
+    n = e.num_unique_dice(sides=kind(S), labels=kind(L))
+    assert n == e.num_unique_dice_closed_form(sides=S, labels=L) >= 1
+    dice = e.unique_dice(sides=kind(S), labels=kind(L))
     assert dice.shape == (n, L) and (dice >= 0).all() and (dice.sum(axis=1) == S).all()
 
 
@@ -49,7 +50,7 @@ def test_counting_and_listing_dice(L, S, kind):
 def test_faces_and_counts_round_trip(d):
     f = e.die_faces(d)
     assert len(f) == sum(d) and list(f) == sorted(f)
-    assert e.die_counts(f, len(d)).tolist() == d
+    assert e.die_counts(f, labels=len(d)).tolist() == d
 
 
 @SMALL
@@ -60,9 +61,9 @@ def test_wins_matrix_and_sums_of_rolls(rows, rolls):
     W = e.wins_matrix(D)
     sizes = D.sum(axis=1)
     assert (W >= 0).all() and (W + W.T <= np.outer(sizes, sizes)).all()
-    summed = e.sum_of_rolls(D, rolls)
+    summed = e.sum_of_rolls(D, rolls=rolls)
     assert (summed.sum(axis=1) == sizes**rolls).all() and summed.shape[1] == rolls * (width - 1) + 1
-    P = e.reference.exact_win_probabilities(D)
+    P = reference.exact_win_probabilities(D)
     assert all(0 <= p <= 1 for row in P for p in row)
 
 
@@ -76,9 +77,9 @@ def test_p_beats_is_a_probability(a, b, rolls):
 @SMALL
 @given(st.integers(1, 40), st.integers(0, 40), st.none() | st.integers(0, 40))
 def test_thresholds_and_allowed_edges(S, min_wins, wins):
-    assert S * S < 2 * e.strict_min_wins(S) <= S * S + 2
-    W = e.wins_matrix(e.unique_dice(3, 3))
-    A = e.allowed_edges(W, min_wins, wins)
+    assert S * S < 2 * e.strict_min_wins(sides=S) <= S * S + 2
+    W = e.wins_matrix(e.unique_dice(sides=3, labels=3))
+    A = e.allowed_edges(W, min_wins=min_wins, wins=wins)
     assert A.dtype == bool and A.shape == W.shape and not A.diagonal().any()
 
 
@@ -95,12 +96,12 @@ def test_maxplus_product_by_hand(n, k, m, seed):
 @given(digraphs())
 def test_searches_on_any_small_digraph(graph):
     weights, mask, M = graph
-    res = e.max_sum_cycles(weights, mask, M)
+    res = e.max_sum_cycles(weights, mask, dice=M)
     assert res.cycles.shape[1] == M and (res.value is None) == (len(res.cycles) == 0)
-    log = e.search_log(weights, mask, M)
+    log = e.search_log(weights, mask, dice=M)
     actions = {"start", "stop", "dead end", "prune", "extend", "new best", "tie"}
     assert all(step.action in actions for step in log)
-    value, walks = e.reference.paper_max_sum_walks(weights, mask, M)
+    value, walks = reference.paper_max_sum_walks(weights, mask, dice=M)
     assert all(len(w) == M for w in walks) and (value is None) == (not walks)
 
 
@@ -117,29 +118,29 @@ def test_same_cycle_on_rotations(a, k):
 def test_searches_over_every_die(S, L, M, data):
     S2 = S * S
     min_wins = data.draw(st.none() | st.integers((S2 + 1) // 2, S2))
-    wins = data.draw(st.none() | st.integers(min_wins or e.strict_min_wins(S), S2))
-    sets = e.best_cycles(S, L, M, wins, min_wins=min_wins)
+    wins = data.draw(st.none() | st.integers(min_wins or e.strict_min_wins(sides=S), S2))
+    sets = e.best_cycles(sides=S, labels=L, dice=M, wins=wins, min_wins=min_wins)
     assert all(len(s) == M and all(len(f) == S for f in s) for s in sets)
-    total, exact_sets = e.reference.exact_best_cycles(S, L, M, wins, min_wins=min_wins)
+    total, exact_sets = reference.exact_best_cycles(sides=S, labels=L, dice=M, wins=wins, min_wins=min_wins)
     assert exact_sets == sets and (total is None) == (not sets)
-    everything = e.search_all(S, L, M, min_wins=min_wins)
-    assert everything[None][1] == e.best_cycles(S, L, M, min_wins=min_wins)
+    everything = e.search_all(sides=S, labels=L, dice=M, min_wins=min_wins)
+    assert everything[None][1] == e.best_cycles(sides=S, labels=L, dice=M, min_wins=min_wins)
     if min_wins is None:
-        assert e.count_cycles(S, L, M) >= len(sets)
+        assert e.count_cycles(sides=S, labels=L, dice=M) >= len(sets)
 
 
 @SMALL
 @given(st.integers(1, 5), st.integers(1, 7), st.integers(0, 2**32 - 1))
 def test_closed_walks_are_counts(n, M, seed):
     A = np.random.default_rng(seed).random((n, n)) < 0.5
-    walks = e.closed_walks(A, M)
+    walks = e.closed_walks(A, dice=M)
     assert isinstance(walks, int) and 0 <= walks <= n**M
-    assert e.closed_walks(A.astype(int).tolist(), M) == walks
+    assert e.closed_walks(A.astype(int).tolist(), dice=M) == walks
 
 
 def test_closed_walks_stay_exact_past_int64():
     full = np.ones((50, 50), dtype=bool)  # trace(J^M) = 50^M, past 2**63 for M >= 12
-    assert e.closed_walks(full, 30) == 50**30
+    assert e.closed_walks(full, dice=30) == 50**30
 
 
 names = st.text(alphabet="ABCDEFGH", min_size=1, max_size=3)

@@ -116,10 +116,11 @@ def test_simulation_matches_the_chain():
     chain = w.markov_chain()
     sim = w.simulate_turns(40_000, seed=5)
     start = w.TRANSIENT.index(w.ROLL_5)
-    assert abs(sim.mean_steps - float(chain.t[start])) < 4 * sim.steps_stderr
-    for k, a in enumerate(w.ABSORBING):
+    assert abs(sim.mean("steps") - float(chain.t[start])) < 4 * sim.stderr("steps")
+    assert chain.absorbing == w.ABSORBING
+    for k in range(len(w.ABSORBING)):
         p = float(chain.B[start, k])
-        assert abs(sim.frequencies[a] - p) < 4 * (p * (1 - p) / 40_000) ** 0.5 + 1e-4
+        assert abs(sim.share("absorbed", k) - p) < 4 * (p * (1 - p) / 40_000) ** 0.5 + 1e-4
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,16 @@ Chapter 11 (the paper's reference [2]):
 ``t = N 1``
     the expected number of steps before absorption.
 
+Beyond absorption, for any set ``A`` of states (transient or absorbing) and the hitting time
+``T_A = min{n >= 0 : X_n in A}``:
+
+``h_A = P(T_A < infinity)``
+    :meth:`AbsorbingChain.hitting_probability`, the least non-negative solution of
+    ``h = 1`` on ``A``, ``h = P h`` elsewhere (Norris, *Markov Chains*, Theorem 1.3.2);
+``P(T_A = k)``, ``k = 0, 1, ...``
+    :meth:`AbsorbingChain.first_passage`, the chance that the chain first enters ``A`` at
+    step ``k``: ``P(T_A > k) = (P_{NN}^k 1)`` for the states ``N`` outside ``A``.
+
 All entries are exact :class:`fractions.Fraction`; the inverse is computed with
 SymPy's ``DomainMatrix`` over the rationals. ``float_view`` gives numpy arrays
 for display.
@@ -21,17 +31,21 @@ for display.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
-from dicelab.core.checks import check_cost, check_int, check_sequence
+from dicelab.core.checks import check_cost, check_sequence
 from dicelab.core.exact import to_fraction
+from dicelab.core.sample import Sample
+from dicelab.core.spec import Int, OneOf, validated
 
-__all__ = ["AbsorbingChain", "ChainSample"]
+__all__ = ["AbsorbingChain", "FirstPassage"]
 
 # Exact arithmetic runs in pure Python: one rational operation (SymPy's QQ, Fraction) takes
 # about a microsecond, i.e. some 100 of the 10^8 steps a second the cost check counts, and an
@@ -112,17 +126,13 @@ def simulation_cost(n_runs: int, n_states: int, mean_steps: float) -> dict:
     }
 
 
-def _check_random_state(random_state):
-    """``None``, a non-negative integer seed (or a sequence of them), or a numpy Generator
-    (BitGenerator, SeedSequence); else a ValueError naming ``random_state``."""
-    if random_state is None or isinstance(
-        random_state, np.random.Generator | np.random.BitGenerator | np.random.SeedSequence
-    ):
-        return random_state
-    if isinstance(random_state, list | tuple):
-        seeds = check_sequence("random_state", random_state, what="non-negative integer seeds")
-        return [check_int("random_state", v, 0) for v in seeds]
-    return check_int("random_state", random_state, 0)
+class FirstPassage(NamedTuple):
+    """The law of a first passage time ``T`` up to ``k = steps``, from
+    :meth:`AbsorbingChain.first_passage`: ``pmf[k] = P(T = k)`` for ``k = 0..steps`` and
+    ``tail = P(T > steps)``, exact; ``sum(pmf) + tail == 1``."""
+
+    pmf: tuple
+    tail: Fraction
 
 
 def _to_dm(rows) -> DomainMatrix:
@@ -140,39 +150,6 @@ def _from_dm(dm: DomainMatrix) -> np.ndarray:
         for j, v in enumerate(row):
             out[i, j] = Fraction(int(v.numerator), int(v.denominator))
     return out
-
-
-@dataclass(frozen=True)
-class ChainSample:
-    """Runs of a chain until absorption: per run, the absorbing state reached and the steps taken.
-
-    ``absorbed[r]`` indexes ``chain.absorbing``; ``steps[r]`` counts the steps of run ``r``.
-
-    >>> chain = AbsorbingChain([["1/2", "1/4", "1/4"], [0, 1, 0], [0, 0, 1]], states=["go", "a", "b"])
-    >>> sample = chain.simulate(4000, "go", random_state=2)
-    >>> abs(sample.frequencies["a"] - 0.5) < 0.05
-    True
-    """
-
-    chain: AbsorbingChain
-    absorbed: np.ndarray
-    steps: np.ndarray
-
-    @property
-    def frequencies(self) -> dict:
-        """The share of runs absorbed in each absorbing state."""
-        counts = np.bincount(self.absorbed, minlength=len(self.chain.absorbing))
-        return dict(zip(self.chain.absorbing, (counts / self.absorbed.size).tolist(), strict=True))
-
-    @property
-    def mean_steps(self) -> float:
-        return float(self.steps.mean())
-
-    @property
-    def steps_stderr(self) -> float:
-        """The standard error of :attr:`mean_steps` (0 for a single run)."""
-        n = self.steps.size
-        return float(self.steps.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
 
 
 @dataclass(frozen=True)
@@ -274,48 +251,60 @@ class AbsorbingChain:
         order = [self.states.index(s) for s in self.transient + self.absorbing]
         return self.P[np.ix_(order, order)]
 
+    @validated(name=OneOf(("P", "Q", "R", "N", "B", "t")))
     def float_view(self, name: str) -> np.ndarray:
         """One of ``"P", "Q", "R", "N", "B", "t"`` as a float array.
 
         >>> AbsorbingChain([["1/2", "1/2"], [0, 1]]).float_view("t")
         array([2.])
         """
-        if not isinstance(name, str) or name not in ("P", "Q", "R", "N", "B", "t"):
-            raise ValueError(f"name must be one of P, Q, R, N, B, t; got {name!r}")
         return getattr(self, name).astype(float)
 
-    def simulate(self, n_runs: int, start, *, random_state=None, max_steps: int = 100_000) -> ChainSample:
-        """Run the chain ``n_runs`` times from transient ``start`` until absorption.
+    @validated(n=Int(1), seed=Int(0), max_steps=Int(1))
+    def simulate(self, n: int, *, seed: int, start=None, max_steps: int = 100_000) -> Sample:
+        """Run the chain ``n`` times from ``start`` until absorption.
 
-        Vectorised over runs; ``random_state`` (``None``, a non-negative integer) seeds a
-        :class:`numpy.random.Generator` (or is one). Raises ``RuntimeError`` if some run is
-        still transient after ``max_steps`` steps. Each run needs some ``64 + 9 n`` bytes of
-        working memory (``n`` states): ``n_runs`` beyond the memory budget is refused.
+        Parameters
+        ----------
+        n : int
+            How many runs, at least 1. Each needs some ``64 + 9 m`` bytes of working memory
+            (``m`` states): ``n`` beyond the memory budget is refused.
+        seed : int
+            Seed of the :class:`numpy.random.Generator` (a non-negative integer): the same seed
+            draws the same runs.
+        start : state, optional
+            The transient state every run starts from; default the first transient state, in
+            the order of ``P``'s rows.
+        max_steps : int
+            Raises ``RuntimeError`` if some run is still transient after this many steps.
+
+        Returns
+        -------
+        dicelab.core.sample.Sample
+            Columns ``"absorbed"`` (the absorbing state reached, as its index in
+            :attr:`absorbing`) and ``"steps"`` (the steps of each run).
 
         Examples
         --------
-        >>> chain = AbsorbingChain([["1/2", "1/2"], [0, 1]], states=["flip", "done"])
-        >>> sample = chain.simulate(10_000, "flip", random_state=1)
-        >>> abs(sample.mean_steps - float(chain.expected_steps("flip"))) < 4 * sample.steps_stderr
+        >>> chain = AbsorbingChain([["1/2", "1/4", "1/4"], [0, 1, 0], [0, 0, 1]], states=["go", "a", "b"])
+        >>> sample = chain.simulate(10_000, seed=1, start="go")
+        >>> abs(sample.mean("steps") - float(chain.expected_steps("go"))) < 4 * sample.stderr("steps")
         True
+        >>> chain.absorbing[0], abs(sample.share("absorbed", 0) - 0.5) < 0.05
+        ('a', True)
         """
-        n_runs = check_int("n_runs", n_runs, 1)
-        max_steps = check_int("max_steps", max_steps, 1)
-        here = self._index(self.transient, start, "start")
-        random_state = _check_random_state(random_state)
-        cost = simulation_cost(n_runs, len(self.states), float(self.t[here]))
-        check_cost("n_runs", n_runs, **cost, what="the simulated runs")
-        rng = (
-            random_state
-            if isinstance(random_state, np.random.Generator)
-            else np.random.default_rng(random_state)
-        )
+        if not self.transient:
+            raise ValueError("start: the chain has no transient state to start from")
+        here = 0 if start is None else self._index(self.transient, start, "start")
+        cost = simulation_cost(n, len(self.states), float(self.t[here]))
+        check_cost("n", n, **cost, what="the simulated runs")
+        rng = np.random.default_rng(seed)
         cum = np.cumsum(self.canonical().astype(float), axis=1)
         cum[:, -1] = 1.0  # guard against rounding in the last column
         m = len(self.transient)
-        state = np.full(n_runs, here)
-        steps = np.zeros(n_runs, dtype=np.int64)
-        alive = np.ones(n_runs, dtype=bool)
+        state = np.full(n, here)
+        steps = np.zeros(n, dtype=np.int64)
+        alive = np.ones(n, dtype=bool)
         for _ in range(max_steps):
             idx = np.flatnonzero(alive)
             if idx.size == 0:
@@ -327,7 +316,166 @@ class AbsorbingChain:
         else:
             if alive.any():
                 raise RuntimeError(f"{int(alive.sum())} runs not absorbed after max_steps={max_steps} steps")
-        return ChainSample(self, state - m, steps)
+        return Sample(n=n, seed=seed, columns={"absorbed": state - m, "steps": steps})
+
+    def _targets(self, targets) -> list[int]:
+        """The indices in :attr:`states` of one state, or of a non-empty collection of states."""
+        try:
+            one = targets in self.states
+        except Exception:  # noqa: BLE001 - a value whose comparison with a state fails
+            one = False
+        if one:
+            return [self.states.index(targets)]
+        if targets is None or isinstance(targets, str | bytes | dict) or not isinstance(targets, Iterable):
+            raise ValueError(
+                f"targets must be a state or a collection of states of {self.states!r}, got {targets!r}"[:300]
+            )
+        items = list(targets)
+        if not items:
+            raise ValueError("targets must name at least one state, got an empty collection")
+        return sorted({self._index(self.states, t, "targets") for t in items})
+
+    def hitting_probability(self, targets, start=None):
+        """The chance of ever being in ``targets``: ``P(T < infinity)``, ``T = min{n >= 0 : X_n in targets}``.
+
+        ``h = 1`` on the targets, ``h[i] = sum_j P[i, j] h[j]`` elsewhere, and ``h = 0`` on the
+        states from which no path of positive probability leads to a target; on the other states
+        ``(I - P_CC) h_C = P_CA 1`` has one solution (from each of them the chain leaves ``C``
+        with positive probability), solved exactly. A start inside the targets counts as a hit
+        at step 0.
+
+        Parameters
+        ----------
+        targets : state or collection of states
+            The set ``A``: any states, transient or absorbing.
+        start : state, optional
+            Where the chain starts; default: every state.
+
+        Returns
+        -------
+        fractions.Fraction or dict
+            ``P(T < infinity)`` from ``start``; without ``start``, ``{state: P(T < infinity)}``
+            for every state, in the order of :attr:`states`.
+
+        Examples
+        --------
+        The drunkard's walk on 0..4 (0 and 4 absorb): from 1, the chance of ever reaching 3.
+
+        >>> P = [[1, 0, 0, 0, 0], ["1/2", 0, "1/2", 0, 0], [0, "1/2", 0, "1/2", 0],
+        ...      [0, 0, "1/2", 0, "1/2"], [0, 0, 0, 0, 1]]
+        >>> walk = AbsorbingChain(P)
+        >>> walk.hitting_probability(3, start=1)
+        Fraction(1, 3)
+        >>> walk.hitting_probability([0, 4]) == {0: 1, 1: 1, 2: 1, 3: 1, 4: 1}
+        True
+        """
+        hit = self._targets(targets)
+        here = None if start is None else self._index(self.states, start, "start")
+        rows = self.P.tolist()
+        reach = _reaching(rows, hit)
+        inside = set(hit)
+        C = [i for i in range(len(rows)) if i in reach and i not in inside]
+        m = len(C)
+        check_cost(
+            "targets",
+            f"{m} states that may reach them",
+            memory=_EXACT_BYTES * (2 * m * m + 2 * m),
+            steps=_EXACT_STEP * (len(rows) ** 2 + m**3),
+            what="the exact hitting probabilities",
+        )
+        h = [Fraction(1) if i in inside else Fraction(0) for i in range(len(rows))]
+        if m:
+            I_minus_P = [[Fraction(int(a == b)) - rows[a][b] for b in C] for a in C]
+            into = [[sum((rows[a][t] for t in hit), Fraction(0))] for a in C]
+            solved = _from_dm(_to_dm(I_minus_P).lu_solve(_to_dm(into)))[:, 0]
+            for i, v in zip(C, solved, strict=True):
+                h[i] = v
+        if here is not None:
+            return h[here]
+        return dict(zip(self.states, h, strict=True))
+
+    @validated(steps=Int(0))
+    def first_passage(self, targets, steps: int, start=None):
+        """The law of the first time in ``targets``, ``T = min{n >= 0 : X_n in targets}``, up to ``steps``.
+
+        ``P(T > k)`` is the chance of ``k`` steps among the other states ``N``: ``P_{NN}^k 1``
+        from each state (a start in the targets has ``T = 0``); ``P(T = k) = P(T > k-1) - P(T > k)``.
+        Exact, one vector-matrix product over the non-zero entries of ``P_{NN}`` a step.
+
+        Parameters
+        ----------
+        targets : state or collection of states
+            The set entered: any states, transient or absorbing.
+        steps : int
+            The last ``k`` whose ``P(T = k)`` is listed, ``steps >= 0``.
+        start : state, optional
+            Where the chain starts; default: every state.
+
+        Returns
+        -------
+        FirstPassage or dict
+            From ``start``: ``pmf``, the tuple ``P(T = k)`` for ``k = 0..steps``, and ``tail``,
+            ``P(T > steps)`` (with ``T = infinity`` when the chain never gets there); they sum
+            to 1. Without ``start``, ``{state: FirstPassage}`` for every state.
+
+        Examples
+        --------
+        A die rolled until the first six:
+
+        >>> roll = AbsorbingChain([["5/6", "1/6"], [0, 1]], states=["roll", "six"])
+        >>> pmf, tail = roll.first_passage("six", 3, start="roll")
+        >>> pmf, tail
+        ((Fraction(0, 1), Fraction(1, 6), Fraction(5, 36), Fraction(25, 216)), Fraction(125, 216))
+        """
+        hit = set(self._targets(targets))
+        here = None if start is None else self._index(self.states, start, "start")
+        rows = self.P.tolist()
+        n = len(rows)
+        N = [i for i in range(n) if i not in hit]
+        sparse = {i: [(j, rows[i][j]) for j in N if rows[i][j] != 0] for i in N}
+        nnz = sum(len(r) for r in sparse.values())
+        # the probabilities after k steps have denominators of about k times the bits of P's
+        bits = max((v.denominator.bit_length() for r in sparse.values() for _, v in r), default=1)
+        size = 1 + steps * bits / 64  # machine words of an entry at the last step
+        kept = n * (steps + 1) if here is None else steps + 1
+        check_cost(
+            "steps",
+            steps,
+            memory=_EXACT_BYTES * (2 * n + kept) * size,
+            steps=_EXACT_STEP * steps * (nnz + n) * (1 + size / 30),
+            what=f"the first-passage law over {len(N)} states",
+        )
+        if here is not None:
+            if here in hit:
+                return FirstPassage((Fraction(1),) + (Fraction(0),) * steps, Fraction(0))
+            # forward: the chance of being in each state of N after k steps, never in the targets
+            mass = {here: Fraction(1)}
+            pmf, left = [Fraction(0)], Fraction(1)
+            for _ in range(steps):
+                nxt: dict[int, Fraction] = {}
+                for i, p in mass.items():
+                    for j, q in sparse[i]:
+                        nxt[j] = nxt.get(j, Fraction(0)) + p * q
+                mass = {j: v for j, v in nxt.items() if v}
+                now = sum(mass.values(), Fraction(0))
+                pmf.append(left - now)
+                left = now
+            return FirstPassage(tuple(pmf), left)
+        # backward: u[i] = P_i(T > k) for every i in N at once
+        u = {i: Fraction(1) for i in N}
+        laws = {i: [Fraction(0)] for i in N}
+        for _ in range(steps):
+            nxt = {i: sum((q * u[j] for j, q in sparse[i]), Fraction(0)) for i in N}
+            for i in N:
+                laws[i].append(u[i] - nxt[i])
+            u = nxt
+        out = {}
+        for k, s in enumerate(self.states):
+            if k in hit:
+                out[s] = FirstPassage((Fraction(1),) + (Fraction(0),) * steps, Fraction(0))
+            else:
+                out[s] = FirstPassage(tuple(laws[k]), u[k])
+        return out
 
     def absorption_probability(self, start, end) -> Fraction:
         """Probability that the chain started in transient ``start`` is absorbed in ``end``.

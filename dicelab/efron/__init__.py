@@ -5,12 +5,17 @@ notebook ``01_efron_dice.ipynb``.
 
 Notation (the paper's)
 ----------------------
-``S``
+``S``, the keyword ``sides``
     number of sides of every die.
-``L``
+``L``, the keyword ``labels``
     number of labels; faces carry the labels ``0, 1, ..., L-1``.
-``M``
-    number of dice in the nontransitive set (``M = 4`` for Efron's dice).
+``M``, the keyword ``dice``
+    number of dice in the nontransitive set (``M = 4`` for Efron's dice), the length of a cycle.
+
+Every function that takes these sizes takes them as keywords, in this order:
+``best_cycles(sides=6, labels=7, dice=4)``, ``unique_dice(sides=6, labels=7)``,
+``max_sum_cycles(W, allowed, dice=4)``. The win thresholds are keywords too: ``min_wins=``
+(every step won in at least that many face pairs) and ``wins=`` (in exactly that many).
 die
     a vector ``d`` of length ``L`` of non-negative integers summing to ``S``:
     ``d[i]`` is the number of faces labelled ``i``. Its cumulative sum
@@ -35,14 +40,15 @@ Modules
 ``search``     the max-sum search over simple cycles (and its log), the paper's complete run
 ``sets``       the sets of dice a search finds, held as arrays
 ``cycles``     counting nontransitive cycles by closed walks, ``tr(A^M) / M``
-``reference``  the paper's algorithm as written (``paper_*``) and exact cross-checks (``exact_*``)
+``reference``  the paper's algorithm as written (``paper_*``) and exact cross-checks (``exact_*``),
+               imported on its own: ``from dicelab.efron import reference``
 
 Examples
 --------
 >>> from dicelab import efron
->>> efron.num_unique_dice(7, 6)
+>>> efron.num_unique_dice(sides=6, labels=7)
 924
->>> efron.best_cycles(6, 7, 4, wins=24)  # Efron's dice, listed from B
+>>> efron.best_cycles(sides=6, labels=7, dice=4, wins=24)  # Efron's dice, listed from B
 [((3, 3, 3, 3, 3, 3), (2, 2, 2, 2, 6, 6), (1, 1, 1, 5, 5, 5), (0, 0, 4, 4, 4, 4))]
 """
 
@@ -80,10 +86,6 @@ from dicelab.efron.sets import DiceSets
 # counting nontransitive cycles: closed walks, tr(A^M) / M
 from dicelab.efron.cycles import closed_walks, count_cycles
 
-# isort: split
-# reference code, called as efron.reference.paper_max_sum_walks / efron.reference.exact_*
-from dicelab.efron import reference
-
 __all__ = [
     # counting dice
     "num_unique_dice",
@@ -110,6 +112,4 @@ __all__ = [
     # counting cycles
     "closed_walks",
     "count_cycles",
-    # reference code
-    "reference",
 ]

@@ -18,18 +18,22 @@ import math
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_int
-from dicelab.efron._args import (
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import Int, validated
+from dicelab.efron._common import (
     BLAS_RATE,
+    LABELS,
+    MASK,
     PY_STEP,
+    SIDES,
     VECTOR_STEP,
+    WINS,
     count_text,
     dice_listing_cost,
     log2_num_dice,
-    step_mask,
+    thresholds,
 )
 from dicelab.efron.dice import unique_dice
-from dicelab.efron.search import _game
 from dicelab.efron.wins import allowed_edges, wins_matrix
 
 __all__ = ["closed_walks", "count_cycles"]
@@ -80,7 +84,8 @@ def _walk_cost(A: np.ndarray, M: int) -> tuple[float, float]:
     return memory, steps
 
 
-def closed_walks(allowed, M: int) -> int:
+@validated(allowed=MASK, dice=Int(1), example={"allowed": [[0, 1, 0], [0, 0, 1], [1, 0, 0]], "dice": 3})
+def closed_walks(allowed, *, dice: int) -> int:
     """The number of closed walks of length ``M`` in a digraph: ``trace(A^M)``, exactly.
 
     ``(A^M)[i, i]`` counts the walks ``i -> l_1 -> ... -> l_{M-1} -> i``. A
@@ -88,15 +93,15 @@ def closed_walks(allowed, M: int) -> int:
     its nodes; a closed walk may also visit a node twice. When no node has a
     loop and no two nodes point at each other, every closed walk of length
     ``M <= 5`` is a simple cycle (a repeated node would split it into two
-    shorter closed walks, one of length 1 or 2), so ``closed_walks(A, M) // M``
+    shorter closed walks, one of length 1 or 2), so ``closed_walks(A, dice=M) // M``
     is the number of ``M``-cycles (:func:`count_cycles`).
 
     Parameters
     ----------
     allowed : array_like of bool, shape (n, n)
         The adjacency matrix: ``allowed[i, j]`` when the step ``i -> j`` exists.
-    M : int
-        Walk length, ``M >= 1``.
+    dice : int
+        Walk length ``M`` (the dice on the walk, counted with repeats), ``M >= 1``.
 
     Returns
     -------
@@ -109,13 +114,13 @@ def closed_walks(allowed, M: int) -> int:
     start), and three of length 6 (twice round), though there is no 6-cycle.
 
     >>> A = [[0, 1, 0], [0, 0, 1], [1, 0, 0]]
-    >>> closed_walks(A, 3), closed_walks(A, 6)
+    >>> closed_walks(A, dice=3), closed_walks(A, dice=6)
     (3, 3)
     """
-    M = check_int("M", M, 1)
-    A = step_mask("allowed", allowed).astype(np.float64)
+    M = dice
+    A = allowed.astype(np.float64)
     memory, steps = _walk_cost(A, M)
-    check_cost("M", M, memory=memory, steps=steps, what=f"the walk counts on {len(A)} nodes")
+    check_cost("dice", M, memory=memory, steps=steps, what=f"the walk counts on {len(A)} nodes")
     if M == 1:
         return int(np.trace(A))
     # trace(A^a A^b) = sum_ij (A^a)[i, j] (A^b)[j, i]: the last product is never formed
@@ -127,7 +132,14 @@ def closed_walks(allowed, M: int) -> int:
     return int((left * right.T).sum())
 
 
-def count_cycles(S: int, L: int, M: int, *, min_wins: int | None = None) -> int:
+@validated(
+    sides=SIDES,
+    labels=LABELS,
+    dice=Int(3, 5),
+    min_wins=WINS,
+    example={"sides": 4, "labels": 6, "dice": 3},
+)
+def count_cycles(*, sides: int, labels: int, dice: int, min_wins: int | None = None) -> int:
     """The number of nontransitive ``M``-cycles among all ``N_{L,S}`` dice (``M`` = 3, 4 or 5).
 
     Counts every cyclic sequence ``l_0 -> ... -> l_{M-1} -> l_0`` of distinct dice
@@ -138,10 +150,10 @@ def count_cycles(S: int, L: int, M: int, *, min_wins: int | None = None) -> int:
 
     Parameters
     ----------
-    S, L : int
-        Sides and labels, as in :func:`best_cycles`.
-    M : int
-        Cycle length, 3, 4 or 5.
+    sides, labels : int
+        Sides ``S`` and labels ``L``, as in :func:`best_cycles`.
+    dice : int
+        Cycle length ``M``, 3, 4 or 5.
     min_wins : int or None
         As in :func:`best_cycles`; a value that lets two dice beat each other
         is refused.
@@ -153,22 +165,23 @@ def count_cycles(S: int, L: int, M: int, *, min_wins: int | None = None) -> int:
 
     Examples
     --------
-    >>> count_cycles(4, 6, 3), count_cycles(6, 7, 3)
+    >>> count_cycles(sides=4, labels=6, dice=3), count_cycles(sides=6, labels=7, dice=3)
     (6, 9780)
     """
-    S, L, M, min_wins, _ = _game(S, L, M, min_wins=min_wins, M_range=(3, 5))
-    N, memory, steps = dice_listing_cost(L, S)
+    S, L, M = sides, labels, dice
+    min_wins, _ = thresholds(S, min_wins, None)
+    N, memory, steps = dice_listing_cost(S, L)
     check_cost(
-        "(S, L, M)",
+        "(sides, labels, dice)",
         (S, L, M),
         memory=memory + 43 * N * N,  # the wins matrix, two masks, four float matrices
         steps=steps + VECTOR_STEP * N * N * L + max(M - M // 2 - 1, 1) * N**3 / BLAS_RATE,
-        what=f"the walk counts on {count_text(log2_num_dice(L, S))} dice",
+        what=f"the walk counts on {count_text(log2_num_dice(S, L))} dice",
     )
-    W = wins_matrix(unique_dice(L, S))
-    A = allowed_edges(W, min_wins)
+    W = wins_matrix(unique_dice(sides=S, labels=L))
+    A = allowed_edges(W, min_wins=min_wins)
     if (A & A.T).any():
         raise ValueError("min_wins admits pairs of dice that beat each other; trace counting needs none")
-    closed = closed_walks(A, M)
+    closed = closed_walks(A, dice=M)
     assert closed % M == 0
     return closed // M

@@ -25,12 +25,24 @@ the ``n``-fold convolution of ``d`` with itself (:func:`sum_of_rolls`).
 from __future__ import annotations
 
 import itertools
+import math
 from math import comb
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_int, check_sequence
-from dicelab.efron._args import PY_STEP, count_text, dice_listing_cost, int_array, log2_num_dice
+from dicelab.core.checks import check_cost, check_int
+from dicelab.core.spec import Check, Int, Items, validated
+from dicelab.efron._common import (
+    COUNTS,
+    LABELS,
+    PY_STEP,
+    SIDES,
+    count_text,
+    dice_listing_cost,
+    face_tuples,
+    int_array,
+    log2_num_dice,
+)
 
 __all__ = [
     "num_unique_dice",
@@ -42,14 +54,11 @@ __all__ = [
 ]
 
 
-def _labels_and_sides(L, S) -> tuple[int, int]:
-    return check_int("L", L, 1), check_int("S", S, 1)
-
-
 _RECURRENCE_ADDITIONS = 10**6  # a fraction of a second; num_unique_dice's closed form beyond
 
 
-def num_unique_dice(L: int, S: int) -> int:
+@validated(sides=SIDES, labels=LABELS, example={"sides": 6, "labels": 7})
+def num_unique_dice(*, sides: int, labels: int) -> int:
     """``N_{L,S}``, the number of distinct ``S``-sided dice with labels ``0..L-1``, by the paper's recurrence.
 
     ``N_{1,s} = 1`` and ``N_{L,S} = sum_{i=0}^{S} N_{L-1,i}``: a die with ``L``
@@ -60,10 +69,10 @@ def num_unique_dice(L: int, S: int) -> int:
 
     Parameters
     ----------
-    L : int
-        Number of labels, ``L >= 1``.
-    S : int
-        Number of sides, ``S >= 1``.
+    sides : int
+        Number of sides ``S``, ``S >= 1``.
+    labels : int
+        Number of labels ``L``, ``L >= 1``.
 
     Returns
     -------
@@ -72,16 +81,16 @@ def num_unique_dice(L: int, S: int) -> int:
 
     Examples
     --------
-    >>> num_unique_dice(3, 4), num_unique_dice(7, 6)
+    >>> num_unique_dice(sides=4, labels=3), num_unique_dice(sides=6, labels=7)
     (15, 924)
     """
-    L, S = _labels_and_sides(L, S)
+    S, L = sides, labels
     if (L - 1) * (S + 1) > _RECURRENCE_ADDITIONS:
-        return num_unique_dice_closed_form(L, S)
-    bits = log2_num_dice(L, S)  # the size of the largest entry
+        return num_unique_dice_closed_form(sides=S, labels=L)
+    bits = log2_num_dice(S, L)  # the size of the largest entry
     check_cost(
-        "(L, S)",
-        (L, S),
+        "(sides, labels)",
+        (S, L),
         memory=2 * (S + 1) * (32 + bits / 8),
         steps=(L - 1) * (8 * PY_STEP + (S + 1) * (3 + bits / 300)),  # accumulate adds in C, ~30 ns
         what="the recurrence's rows of big integers",
@@ -92,15 +101,16 @@ def num_unique_dice(L: int, S: int) -> int:
     return row[S]
 
 
-def num_unique_dice_closed_form(L: int, S: int) -> int:
+@validated(sides=SIDES, labels=LABELS, example={"sides": 6, "labels": 7})
+def num_unique_dice_closed_form(*, sides: int, labels: int) -> int:
     """``N_{L,S} = C(S+L-1, L-1)``: multisets of size ``S`` from ``L`` labels (stars and bars).
 
     Parameters
     ----------
-    L : int
-        Number of labels, ``L >= 1``.
-    S : int
-        Number of sides, ``S >= 1``.
+    sides : int
+        Number of sides ``S``, ``S >= 1``.
+    labels : int
+        Number of labels ``L``, ``L >= 1``.
 
     Returns
     -------
@@ -109,18 +119,23 @@ def num_unique_dice_closed_form(L: int, S: int) -> int:
 
     Examples
     --------
-    >>> num_unique_dice_closed_form(7, 6)
+    >>> num_unique_dice_closed_form(sides=6, labels=7)
     924
     """
-    L, S = _labels_and_sides(L, S)
-    bits = log2_num_dice(L, S)
+    S, L = sides, labels
+    bits = log2_num_dice(S, L)
     check_cost(
-        "(L, S)", (L, S), memory=bits / 8, steps=min(L - 1, S) * bits / 1000, what="a binomial coefficient"
+        "(sides, labels)",
+        (S, L),
+        memory=bits / 8,
+        steps=min(L - 1, S) * bits / 1000,
+        what="a binomial coefficient",
     )
     return comb(S + L - 1, L - 1)
 
 
-def unique_dice(L: int, S: int) -> np.ndarray:
+@validated(sides=SIDES, labels=LABELS, example={"sides": 6, "labels": 7})
+def unique_dice(*, sides: int, labels: int) -> np.ndarray:
     """All ``N_{L,S}`` dice as an ``(N, L)`` integer array of label counts, in the paper's order.
 
     The order is ascending lexicographic order of the cumulative vector ``d~``
@@ -131,10 +146,10 @@ def unique_dice(L: int, S: int) -> np.ndarray:
 
     Parameters
     ----------
-    L : int
-        Number of labels, ``L >= 1``.
-    S : int
-        Number of sides, ``S >= 1``.
+    sides : int
+        Number of sides ``S``, ``S >= 1``.
+    labels : int
+        Number of labels ``L``, ``L >= 1``.
 
     Returns
     -------
@@ -143,14 +158,15 @@ def unique_dice(L: int, S: int) -> np.ndarray:
 
     Examples
     --------
-    >>> unique_dice(2, 2)
+    >>> unique_dice(sides=2, labels=2)
     array([[0, 2],
            [1, 1],
            [2, 0]])
     """
-    L, S = _labels_and_sides(L, S)
-    N, memory, steps = dice_listing_cost(L, S)
-    check_cost("(L, S)", (L, S), memory=memory, steps=steps, what=f"{count_text(log2_num_dice(L, S))} dice")
+    S, L = sides, labels
+    N, memory, steps = dice_listing_cost(S, L)
+    what = f"{count_text(log2_num_dice(S, L))} dice"
+    check_cost("(sides, labels)", (S, L), memory=memory, steps=steps, what=what)
     # d~_0 <= d~_1 <= ... <= d~_{L-2} <= S, in lexicographic order.
     rows = list(itertools.combinations_with_replacement(range(S + 1), L - 1))
     cum = np.array(rows, dtype=np.int64).reshape(len(rows), L - 1)
@@ -158,18 +174,25 @@ def unique_dice(L: int, S: int) -> np.ndarray:
     return np.diff(cum, axis=1, prepend=0)
 
 
-def _face_array(dice: np.ndarray) -> np.ndarray:
-    """The ascending faces, ``(N, S)``, of the rows of an ``(N, L)`` count array whose rows share one sum."""
-    n, L = dice.shape
-    labels = np.repeat(np.tile(np.arange(L), n), dice.ravel())
-    return labels.reshape(n, labels.size // n)
+def _die_vector(name: str, value) -> np.ndarray:
+    """One die's label counts: a non-empty 1-D vector of non-negative integers."""
+    form = f"{name} must be a 1-D vector of non-negative integers"
+    try:
+        counts = int_array(name, value, ndim=1)
+    except ValueError as err:
+        raise ValueError(f"{form} ({err})") from None
+    if (counts < 0).any():
+        raise ValueError(f"{form}, got {counts.tolist()!r}"[:300])
+    return counts
 
 
-def _face_tuples(dice: np.ndarray) -> list[tuple[int, ...]]:
-    """The ascending face tuples of the rows of an ``(N, L)`` count array whose rows share one sum."""
-    return [tuple(row) for row in _face_array(dice).tolist()]
+_BAD_FACES = (None, "123", [], [1.5, 2], [True], 3, [None], {1: 2}, [math.nan])
 
 
+@validated(
+    counts=Check(_die_vector, bad=_BAD_FACES + ([1, -1], [[1, 2]], [2**63, 1])),
+    example={"counts": [2, 0, 0, 0, 4, 0, 0]},
+)
 def die_faces(counts) -> tuple[int, ...]:
     """The ascending face tuple of a die given by its label counts.
 
@@ -188,27 +211,25 @@ def die_faces(counts) -> tuple[int, ...]:
     >>> die_faces([2, 0, 0, 0, 4, 0, 0])
     (0, 0, 4, 4, 4, 4)
     """
-    form = "counts must be a 1-D vector of non-negative integers"
-    try:
-        counts = int_array("counts", counts, ndim=1)
-    except ValueError as err:
-        raise ValueError(f"{form} ({err})") from None
-    if (counts < 0).any():
-        raise ValueError(f"{form}, got {counts.tolist()!r}"[:300])
     faces = float(counts.sum(dtype=float))
     check_cost("counts", f"{faces:.3g} faces", memory=40 * faces, steps=2 * faces, what="the face tuple")
-    return _face_tuples(counts[np.newaxis, :])[0]
+    return face_tuples(counts[np.newaxis, :])[0]
 
 
-def die_counts(faces, L: int) -> np.ndarray:
+@validated(
+    faces=Items(Int(0), what="labels"),
+    labels=LABELS,
+    example={"faces": (4, 0, 4, 4, 0, 4), "labels": 7},
+)
+def die_counts(faces, *, labels: int) -> np.ndarray:
     """The label-count vector of a die given by its faces.
 
     Parameters
     ----------
     faces : sequence of int
-        The labels on the faces, each in ``0..L-1``, in any order.
-    L : int
-        Number of labels, ``L >= 1``.
+        The labels on the faces, each in ``0..labels-1``, in any order.
+    labels : int
+        Number of labels ``L``, ``L >= 1``.
 
     Returns
     -------
@@ -217,35 +238,24 @@ def die_counts(faces, L: int) -> np.ndarray:
 
     Examples
     --------
-    >>> die_counts((4, 0, 4, 4, 0, 4), 7)
+    >>> die_counts((4, 0, 4, 4, 0, 4), labels=7)
     array([2, 0, 0, 0, 4, 0, 0])
     """
-    L = check_int("L", L, 1)
-    check_cost("L", L, memory=8 * L, what="the count vector")
-    faces = check_sequence("faces", faces, what="labels")
-    labels = [check_int(f"faces[{k}]", f, 0, L - 1) for k, f in enumerate(faces)]
-    return np.bincount(np.array(labels), minlength=L).astype(np.int64)
+    L = labels
+    check_cost("labels", L, memory=8 * L, what="the count vector")
+    shown = [check_int(f"faces[{k}]", f, 0, L - 1) for k, f in enumerate(faces)]
+    return np.bincount(np.array(shown), minlength=L).astype(np.int64)
 
 
-def _count_matrix(dice, name: str = "dice") -> np.ndarray:
-    """Dice as label counts, one per row, checked: a non-empty ``(N, L)`` ``int64`` array, no negatives,
-    fewer than ``2**31`` faces per die (so that ``S_i * S_j`` and the wins fit ``int64``)."""
-    D = int_array(name, dice, ndim=2, what="integer label counts (one die per row)")
-    if (D < 0).any():
-        raise ValueError(f"{name} must hold non-negative label counts")
-    if D.sum(axis=1, dtype=float).max() >= 2**31:
-        raise ValueError(f"{name} must have fewer than 2**31 faces per die, so that the wins fit int64")
-    return D.astype(np.int64)
-
-
-def sum_of_rolls(dice, rolls: int) -> np.ndarray:
+@validated(dice=COUNTS, rolls=Int(1), example={"dice": [[1, 0, 1]], "rolls": 2})
+def sum_of_rolls(dice, *, rolls: int) -> np.ndarray:
     """Label counts of the sum of ``rolls`` independent rolls of each die.
 
     A die with label counts ``d`` rolled ``n`` times shows the sum ``s`` in
     ``c[s]`` of its ``S**n`` equally likely outcomes, where ``c`` holds the
     coefficients of ``(d_0 + d_1 x + ... + d_{L-1} x^{L-1})**n`` (``d``
     convolved with itself ``n`` times). The sum is itself a die with ``S**n``
-    faces and labels ``0 .. n(L-1)``, so ``wins_matrix(sum_of_rolls(dice, n))``
+    faces and labels ``0 .. n(L-1)``, so ``wins_matrix(sum_of_rolls(dice, rolls=n))``
     is the wins matrix of the game in which each player rolls ``n`` times and adds.
 
     Parameters
@@ -265,11 +275,10 @@ def sum_of_rolls(dice, rolls: int) -> np.ndarray:
     --------
     A die with faces 0 and 2, rolled twice: the sums 0, 2, 2, 4.
 
-    >>> sum_of_rolls([[1, 0, 1]], 2)
+    >>> sum_of_rolls([[1, 0, 1]], rolls=2)
     array([[1, 0, 2, 0, 1]])
     """
-    D = _count_matrix(dice)
-    rolls = check_int("rolls", rolls, 1)
+    D = dice
     sides = int(D.sum(axis=1).max())
     if sides >= 2 and (rolls >= 31 or sides**rolls >= 2**31):
         raise ValueError(

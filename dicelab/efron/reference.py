@@ -18,16 +18,34 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_int
-from dicelab.efron._args import PY_STEP, count_text, dice_listing_cost, log2_num_dice
-from dicelab.efron.dice import _count_matrix, die_faces, unique_dice
-from dicelab.efron.search import _digraph, _game
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import validated
+from dicelab.efron._common import (
+    COUNTS,
+    DICE,
+    LABELS,
+    MASK,
+    PY_STEP,
+    SIDES,
+    WEIGHTS,
+    WINS,
+    count_text,
+    dice_listing_cost,
+    digraph,
+    log2_num_dice,
+    thresholds,
+)
+from dicelab.efron.dice import die_faces, unique_dice
 from dicelab.efron.wins import allowed_edges, p_beats, wins_matrix
 
 __all__ = ["paper_max_sum_walks", "exact_win_probabilities", "exact_best_cycles"]
 
 
-def paper_max_sum_walks(weights, allowed, M: int) -> tuple[int | None, list[tuple[int, ...]]]:
+_EXAMPLE_GRAPH = {"weights": [[0, 1, 1], [1, 0, 2], [3, 1, 0]], "allowed": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}
+
+
+@validated(weights=WEIGHTS, allowed=MASK, dice=DICE, example={**_EXAMPLE_GRAPH, "dice": 3})
+def paper_max_sum_walks(weights, allowed, *, dice: int) -> tuple[int | None, list[tuple[int, ...]]]:
     """The paper's method as its text describes it: every maximal closed walk, by max-sum recursion.
 
     The weights of the steps that are not allowed are set to a penalty that
@@ -44,8 +62,8 @@ def paper_max_sum_walks(weights, allowed, M: int) -> tuple[int | None, list[tupl
         Step weights, e.g. a wins matrix.
     allowed : array_like of bool, shape (n, n)
         Which steps may be taken; the diagonal is ignored.
-    M : int
-        Walk length, ``M >= 2``.
+    dice : int
+        Walk length ``M`` (the dice of a set), ``M >= 2``.
 
     Returns
     -------
@@ -60,20 +78,21 @@ def paper_max_sum_walks(weights, allowed, M: int) -> tuple[int | None, list[tupl
     The paper's favourite set of three dice, found from each of its three dice:
 
     >>> from dicelab.efron import allowed_edges, unique_dice, wins_matrix
-    >>> W = wins_matrix(unique_dice(5, 3))
-    >>> paper_max_sum_walks(W, allowed_edges(W, 5), 3)
+    >>> W = wins_matrix(unique_dice(sides=3, labels=5))
+    >>> paper_max_sum_walks(W, allowed_edges(W, min_wins=5), dice=3)
     (17, [(9, 16, 22), (16, 22, 9), (22, 9, 16)])
     """
-    M = check_int("M", M, 2)
-    weights, allowed = _digraph(weights, allowed)
+    M = dice
+    weights, allowed = digraph(weights, allowed)
     n = weights.shape[0]
     top = int(np.abs(weights).max()) + 1
     if M * M * top >= 2**62:
         raise ValueError(
-            f"weights up to {top - 1} around M = {M} steps overflow int64 (M**2 * (|weight| + 1) >= 2**62)"
+            f"weights up to {top - 1} around dice = {M} steps overflow int64 "
+            "(dice**2 * (|weight| + 1) >= 2**62)"
         )
     check_cost(
-        "M",
+        "dice",
         M,
         memory=16 * n * n + 120 * max(M - 2, 0) * n,  # Z and the argmax lists of every step
         steps=n * max(M - 2, 0) * (2 * n * n + PY_STEP * 30 * n),  # per start and step: Z, then row by row
@@ -115,6 +134,7 @@ def paper_max_sum_walks(weights, allowed, M: int) -> tuple[int | None, list[tupl
     return best, walks
 
 
+@validated(dice=COUNTS, example={"dice": [[2, 0, 0, 0, 4, 0, 0], [0, 0, 0, 6, 0, 0, 0]]})
 def exact_win_probabilities(dice) -> list[list[Fraction]]:
     """``P(die i rolls higher than die j)`` for every pair, by comparing every pair of faces.
 
@@ -133,7 +153,6 @@ def exact_win_probabilities(dice) -> list[list[Fraction]]:
     >>> exact_win_probabilities([[2, 0, 0, 0, 4, 0, 0], [0, 0, 0, 6, 0, 0, 0]])
     [[Fraction(2, 9), Fraction(2, 3)], [Fraction(1, 3), Fraction(0, 1)]]
     """
-    dice = _count_matrix(dice)
     N, S = len(dice), float(dice.sum(axis=1).max())
     check_cost("dice", f"{N} dice", memory=N * (N * 120 + 40 * S), steps=_pairs_cost(N, S), what="every pair")
     faces = [die_faces(d) for d in dice]
@@ -175,7 +194,17 @@ def _enumeration_cost(allowed: np.ndarray, M: int) -> float:
     return n * d * 6 + sum(paths[:-1]) * d * 6 + paths[-1] * (200 + 3 * d)
 
 
-def exact_best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wins: int | None = None):
+@validated(
+    sides=SIDES,
+    labels=LABELS,
+    dice=DICE,
+    wins=WINS,
+    min_wins=WINS,
+    example={"sides": 3, "labels": 4, "dice": 3},
+)
+def exact_best_cycles(
+    *, sides: int, labels: int, dice: int, wins: int | None = None, min_wins: int | None = None
+):
     """:func:`dicelab.efron.best_cycles` by enumerating every nontransitive ``M``-cycle, in ``Fraction``\\ s.
 
     Every cyclic sequence of distinct dice in which each beats the next with
@@ -185,7 +214,7 @@ def exact_best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wi
 
     Parameters
     ----------
-    S, L, M, wins, min_wins
+    sides, labels, dice, wins, min_wins
         As in :func:`dicelab.efron.best_cycles`.
 
     Returns
@@ -197,28 +226,30 @@ def exact_best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wi
 
     Examples
     --------
-    >>> exact_best_cycles(3, 5, 3)
+    >>> exact_best_cycles(sides=3, labels=5, dice=3)
     (Fraction(17, 9), [((2, 2, 2), (1, 1, 4), (0, 3, 3))])
     """
-    S, L, M, min_wins, wins = _game(S, L, M, wins, min_wins)
-    N, memory, steps = dice_listing_cost(L, S)
+    S, L, M = sides, labels, dice
+    min_wins, wins = thresholds(S, min_wins, wins)
+    N, memory, steps = dice_listing_cost(S, L)
     check_cost(
-        "(S, L, M)",
+        "(sides, labels, dice)",
         (S, L, M),
         memory=memory + N * N * 130,  # every probability, and the lists of what beats what
         steps=steps + _pairs_cost(N, S) + PY_STEP * N * N,
-        what=f"the exact probabilities of {count_text(log2_num_dice(L, S))} dice",
+        what=f"the exact probabilities of {count_text(log2_num_dice(S, L))} dice",
     )
-    dice = unique_dice(L, S)
-    allowed = allowed_edges(wins_matrix(dice), min_wins, wins)  # the cycles' steps, in integers
+    counts = unique_dice(sides=S, labels=L)
+    # the cycles' steps, in integers
+    allowed = allowed_edges(wins_matrix(counts), min_wins=min_wins, wins=wins)
     check_cost(
-        "(S, L, M)",
+        "(sides, labels, dice)",
         (S, L, M),
         memory=memory + N * N * 130 + 24.0 * N * N,
         steps=steps + _pairs_cost(N, S) + PY_STEP * N * N + _enumeration_cost(allowed, M),
-        what=f"every {M}-cycle of {count_text(log2_num_dice(L, S))} dice, in fractions",
+        what=f"every {M}-cycle of {count_text(log2_num_dice(S, L))} dice, in fractions",
     )
-    P = exact_win_probabilities(dice)
+    P = exact_win_probabilities(counts)
     n = len(P)
     low = Fraction(min_wins, S * S)
     beats = [[j for j in range(n) if j != i and P[i][j] >= low] for i in range(n)]
@@ -242,5 +273,5 @@ def exact_best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wi
 
     for l0 in range(n):
         extend([l0], Fraction(0))
-    faces = [die_faces(d) for d in dice]
+    faces = [die_faces(d) for d in counts]
     return best, [tuple(faces[i] for i in cycle) for cycle in sorted(found)]

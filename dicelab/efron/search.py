@@ -25,20 +25,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_int
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import Check, validated
 from dicelab.efron import _kernels
-from dicelab.efron._args import (
+from dicelab.efron._common import (
+    DICE,
+    LABELS,
+    MASK,
     PY_STEP,
+    SIDES,
     SIMD_STEP,
+    WEIGHTS,
+    WINS,
     count_text,
     dice_listing_cost,
+    digraph,
+    face_array,
+    face_tuples,
     int_array,
     log2_num_dice,
-    step_mask,
+    thresholds,
 )
-from dicelab.efron.dice import _face_array, _face_tuples, unique_dice
+from dicelab.efron.dice import unique_dice
 from dicelab.efron.sets import DiceSets
-from dicelab.efron.wins import allowed_edges, strict_min_wins, wins_matrix
+from dicelab.efron.wins import allowed_edges, wins_matrix
 
 __all__ = [
     "CycleSearch",
@@ -104,6 +114,14 @@ class SearchStep:
     action: str
 
 
+def _int_matrix(name: str, value) -> np.ndarray:
+    return int_array(name, value, ndim=2, what="integers (maxplus_product takes integer arrays)")
+
+
+_INT_MATRIX = Check(_int_matrix, bad=WEIGHTS.bad[:12])
+
+
+@validated(A=_INT_MATRIX, B=_INT_MATRIX, example={"A": [[0, 1], [2, 3]], "B": [[1, 0], [0, 1]]})
 def maxplus_product(A, B) -> np.ndarray:
     """The max-plus (tropical) matrix product ``C[i, j] = max_k A[i, k] + B[k, j]``.
 
@@ -127,8 +145,6 @@ def maxplus_product(A, B) -> np.ndarray:
     array([[1, 2],
            [3, 4]])
     """
-    what = "integers (maxplus_product takes integer arrays)"
-    A, B = int_array("A", A, ndim=2, what=what), int_array("B", B, ndim=2, what=what)
     if A.shape[1] != B.shape[0]:
         raise ValueError(
             f"A of shape {A.shape} and B of shape {B.shape} do not chain: A needs as many columns as B rows"
@@ -140,15 +156,6 @@ def maxplus_product(A, B) -> np.ndarray:
     steps = SIMD_STEP * n * k * m
     check_cost("(A, B) shapes", (A.shape, B.shape), memory=8 * n * m, steps=steps, what="the product")
     return _kernels.maxplus_dense(A, B)
-
-
-def _digraph(weights, allowed) -> tuple[np.ndarray, np.ndarray]:
-    """A weighted digraph, checked: square ``int64`` weights and a boolean step mask of their shape,
-    without loops."""
-    weights = int_array("weights", weights, ndim=2, square=True)
-    allowed = step_mask("allowed", allowed, weights.shape[0]).copy()
-    np.fill_diagonal(allowed, False)
-    return weights, allowed
 
 
 def _search_cost(n: float, nnz: float, M: int) -> tuple[float, float]:
@@ -192,7 +199,11 @@ def _cycles_in(indptr, indices, weights, M: int) -> CycleSearch:
     return CycleSearch(int(best), cycles, walk_value)
 
 
-def max_sum_cycles(weights, allowed, M: int) -> CycleSearch:
+_EXAMPLE_GRAPH = {"weights": [[0, 1, 1], [1, 0, 2], [3, 1, 0]], "allowed": [[0, 1, 1], [1, 0, 1], [1, 1, 0]]}
+
+
+@validated(weights=WEIGHTS, allowed=MASK, dice=DICE, example={**_EXAMPLE_GRAPH, "dice": 3})
+def max_sum_cycles(weights, allowed, *, dice: int) -> CycleSearch:
     """All maximum-weight simple ``M``-cycles of a weighted digraph.
 
     This is the paper's max-sum problem with the simple-cycle constraint added:
@@ -209,8 +220,8 @@ def max_sum_cycles(weights, allowed, M: int) -> CycleSearch:
         ``weights[i, j]`` is the weight of the step ``i -> j``.
     allowed : array_like of bool, shape (n, n)
         Which steps may be taken; the diagonal is ignored.
-    M : int
-        Cycle length, ``M >= 2``.
+    dice : int
+        Cycle length ``M`` (the dice of a set), ``M >= 2``.
 
     Returns
     -------
@@ -221,20 +232,22 @@ def max_sum_cycles(weights, allowed, M: int) -> CycleSearch:
     --------
     A 3-cycle ``0 -> 1 -> 2 -> 0`` of weight 6 beats ``0 -> 2 -> 1 -> 0`` of weight 3:
 
-    >>> res = max_sum_cycles([[0, 1, 1], [1, 0, 2], [3, 1, 0]], [[0, 1, 1], [1, 0, 1], [1, 1, 0]], 3)
+    >>> res = max_sum_cycles([[0, 1, 1], [1, 0, 2], [3, 1, 0]], [[0, 1, 1], [1, 0, 1], [1, 1, 0]], dice=3)
     >>> res.value, res.cycles.tolist(), res.walk_value
     (6, [[0, 1, 2]], 6)
     """
-    M = check_int("M", M, 2)
-    weights, allowed = _digraph(weights, allowed)
+    M = dice
+    weights, allowed = digraph(weights, allowed)
     indptr, indices, w = _kernels.csr(weights, allowed)
     if w.size and int(np.abs(w).max()) * M >= 2**39:
         raise ValueError(
-            f"weights up to {int(np.abs(w).max())} around M = {M} steps are too large for the int64 "
-            "max-plus search (|weight| * M must stay below 2**39)"
+            f"weights up to {int(np.abs(w).max())} around dice = {M} steps are too large for the int64 "
+            "max-plus search (|weight| * dice must stay below 2**39)"
         )
     memory, steps = _search_cost(len(allowed), w.size, M)
-    check_cost("M", M, memory=memory, steps=steps, what=f"the search on {len(allowed)} nodes, {w.size} steps")
+    check_cost(
+        "dice", M, memory=memory, steps=steps, what=f"the search on {len(allowed)} nodes, {w.size} steps"
+    )
     return _cycles_in(indptr, indices, w, M)
 
 
@@ -252,7 +265,8 @@ def _walks_home(l0: int, w, succ, steps: int, above: bool) -> list[list[int | No
     return home
 
 
-def search_log(weights, allowed, M: int) -> list[SearchStep]:
+@validated(weights=WEIGHTS, allowed=MASK, dice=DICE, example={**_EXAMPLE_GRAPH, "dice": 3})
+def search_log(weights, allowed, *, dice: int) -> list[SearchStep]:
     """The branch-and-bound of :func:`max_sum_cycles` in plain Python, every decision recorded.
 
     Each simple cycle is found from its smallest node ``l_0``. The start nodes
@@ -275,8 +289,8 @@ def search_log(weights, allowed, M: int) -> list[SearchStep]:
         ``weights[i, j]`` is the weight of the step ``i -> j``.
     allowed : array_like of bool, shape (n, n)
         Which steps may be taken; the diagonal is ignored.
-    M : int
-        Cycle length, ``M >= 2``.
+    dice : int
+        Cycle length ``M`` (the dice of a set), ``M >= 2``.
 
     Returns
     -------
@@ -286,16 +300,16 @@ def search_log(weights, allowed, M: int) -> list[SearchStep]:
 
     Examples
     --------
-    >>> log = search_log([[0, 1, 1], [1, 0, 2], [3, 1, 0]], [[0, 1, 1], [1, 0, 1], [1, 1, 0]], 3)
+    >>> log = search_log([[0, 1, 1], [1, 0, 2], [3, 1, 0]], [[0, 1, 1], [1, 0, 1], [1, 1, 0]], dice=3)
     >>> [(step.path, step.bound, step.action) for step in log]
     [((0,), 6, 'start'), ((0, 1), 6, 'extend'), ((0, 1, 2), 6, 'new best'), ((0, 2), 3, 'prune'),
      ((1,), 6, 'start'), ((1, 2), None, 'dead end'), ((2,), 6, 'start')]
     """
-    M = check_int("M", M, 2)
-    weights, allowed = _digraph(weights, allowed)
+    M = dice
+    weights, allowed = digraph(weights, allowed)
     n, nnz = len(allowed), int(allowed.sum())
     check_cost(
-        "M",
+        "dice",
         M,
         memory=40 * (M + 1) * n,
         steps=0.6 * PY_STEP * n * M * (n + nnz),  # measured 0.96 s on 252 nodes, M = 3
@@ -336,6 +350,17 @@ def search_log(weights, allowed, M: int) -> list[SearchStep]:
     return log
 
 
+def _cyclic(name: str, value) -> tuple:
+    """A cyclic sequence as a tuple; sets and mappings have no order and are refused."""
+    if isinstance(value, set | frozenset | dict) or not isinstance(value, Iterable):
+        raise ValueError(f"{name} must be a sequence (the dice in cyclic order), got {value!r}")
+    return tuple(value)
+
+
+_CYCLE = Check(_cyclic, bad=(None, 3, 2.5, True, {1, 2}, {1: 2}))
+
+
+@validated(a=_CYCLE, b=_CYCLE, example={"a": "ABCD", "b": "CDAB"})
 def same_cycle(a, b) -> bool:
     """Whether the cyclic sequences ``a`` and ``b`` are rotations of each other.
 
@@ -352,55 +377,33 @@ def same_cycle(a, b) -> bool:
     >>> same_cycle("ABCD", "CDAB"), same_cycle("ABCD", "ABDC")
     (True, False)
     """
-    a, b = _cyclic("a", a), _cyclic("b", b)
     return len(a) == len(b) and any(a[k:] + a[:k] == b for k in range(max(len(a), 1)))
-
-
-def _cyclic(name: str, value) -> tuple:
-    """A cyclic sequence as a tuple; sets and mappings have no order and are refused."""
-    if isinstance(value, set | frozenset | dict) or not isinstance(value, Iterable):
-        raise ValueError(f"{name} must be a sequence (the dice in cyclic order), got {value!r}")
-    return tuple(value)
 
 
 def _check_dice_search(S: int, L: int, M: int) -> None:
     """Refuse a search over all ``N_{L,S}`` dice that cannot fit: listing them and their faces, the wins
     matrix (``N^2 L`` steps), its masks and the walk bounds of :func:`_search_cost`."""
-    N, memory, steps = dice_listing_cost(L, S)
+    N, memory, steps = dice_listing_cost(S, L)
     search_memory, search_steps = _search_cost(N, 0, M)
     check_cost(
-        "(S, L, M)",
+        "(sides, labels, dice)",
         (S, L, M),
         memory=memory + N * (56 + 8 * S) + 10 * N * N + search_memory,
         # the wins matrix, its masks and sparse rows: about 0.6 N^2 L steps in all (0.95 s for L = 9, S = 6)
         steps=steps + 0.6 * N * N * L + search_steps,
-        what=f"the search over {count_text(log2_num_dice(L, S))} dice",
+        what=f"the search over {count_text(log2_num_dice(S, L))} dice",
     )
-
-
-def _game(S, L, M, wins=None, min_wins=None, *, M_range=(2, None)) -> tuple[int, int, int, int, int | None]:
-    """The checked parameters of a search, ``(S, L, M, min_wins, wins)``.
-
-    ``M`` lies in ``M_range`` (default ``M >= 2``); ``min_wins`` in
-    ``ceil(S^2/2)..S^2`` (default: strictly more than half, :func:`strict_min_wins`);
-    ``wins``, if given, in ``min_wins..S^2``.
-    """
-    S = check_int("S", S, 1)
-    L = check_int("L", L, 1)
-    M = check_int("M", M, *M_range)
-    S2 = S * S
-    half_up = (S2 + 1) // 2  # ceil(S^2 / 2): "at least half"
-    min_wins = check_int("min_wins", strict_min_wins(S) if min_wins is None else min_wins, half_up, S2)
-    if wins is not None:
-        wins = check_int("wins", wins, min_wins, S2)
-    return S, L, M, min_wins, wins
 
 
 def _as_face_sets(faces: list[tuple[int, ...]], cycles: np.ndarray) -> list[tuple[tuple[int, ...], ...]]:
     return [tuple(map(faces.__getitem__, row)) for row in cycles.tolist()]
 
 
-def best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wins: int | None = None):
+_GAME = {"sides": SIDES, "labels": LABELS, "dice": DICE, "min_wins": WINS}
+
+
+@validated(**_GAME, wins=WINS, example={"sides": 3, "labels": 5, "dice": 3})
+def best_cycles(*, sides: int, labels: int, dice: int, wins: int | None = None, min_wins: int | None = None):
     """The best nontransitive sets of ``M`` dice with ``S`` sides and labels ``0..L-1``.
 
     Every die must beat the next (``l_{M-1}`` the first) in at least ``min_wins``
@@ -409,12 +412,12 @@ def best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wins: in
 
     Parameters
     ----------
-    S : int
-        Number of sides, ``S >= 1``.
-    L : int
-        Number of labels, ``L >= 1``.
-    M : int
-        Number of dice in a set, ``M >= 2``.
+    sides : int
+        Number of sides ``S``, ``S >= 1``.
+    labels : int
+        Number of labels ``L``, ``L >= 1``.
+    dice : int
+        Number of dice ``M`` in a set, ``M >= 2``.
     wins : int or None
         If given, every die beats the next in exactly ``wins`` pairs (the
         paper's equal-probability variant; ``min_wins <= wins <= S**2``).
@@ -435,24 +438,26 @@ def best_cycles(S: int, L: int, M: int, wins: int | None = None, *, min_wins: in
     --------
     The paper's favourite set of three dice:
 
-    >>> best_cycles(3, 5, 3)
+    >>> best_cycles(sides=3, labels=5, dice=3)
     [((2, 2, 2), (1, 1, 4), (0, 3, 3))]
     """
-    S, L, M, min_wins, wins = _game(S, L, M, wins, min_wins)
+    S, L, M = sides, labels, dice
+    min_wins, wins = thresholds(S, min_wins, wins)
     _check_dice_search(S, L, M)
-    dice = unique_dice(L, S)
-    W = wins_matrix(dice)
-    result = max_sum_cycles(W, allowed_edges(W, min_wins, wins), M)
-    return _as_face_sets(_face_tuples(dice), result.cycles)
+    counts = unique_dice(sides=S, labels=L)
+    W = wins_matrix(counts)
+    result = max_sum_cycles(W, allowed_edges(W, min_wins=min_wins, wins=wins), dice=M)
+    return _as_face_sets(face_tuples(counts), result.cycles)
 
 
-def search_all(S: int = 6, L: int = 7, M: int = 4, *, min_wins: int | None = None) -> dict:
+@validated(**_GAME, example={"sides": 4, "labels": 6, "dice": 3})
+def search_all(*, sides: int = 6, labels: int = 7, dice: int = 4, min_wins: int | None = None) -> dict:
     """The paper's complete run: the unequal case, then every equal-probability value.
 
     Parameters
     ----------
-    S, L, M : int
-        Sides, labels and dice per set, as in :func:`best_cycles`; the
+    sides, labels, dice : int
+        Sides ``S``, labels ``L`` and dice per set ``M``, as in :func:`best_cycles`; the
         defaults are the paper's run.
     min_wins : int or None
         As in :func:`best_cycles`.
@@ -473,26 +478,29 @@ def search_all(S: int = 6, L: int = 7, M: int = 4, *, min_wins: int | None = Non
     Three four-sided dice with labels ``0..5``: one best set overall, and three
     sets in which every die beats the next in exactly 9 of the 16 face pairs.
 
-    >>> out = search_all(4, 6, 3)
+    >>> out = search_all(sides=4, labels=6, dice=3)
     >>> out[None]
     (29, [((2, 2, 2, 5), (1, 1, 4, 4), (0, 3, 3, 3))])
     >>> {n: len(sets) for n, (value, sets) in out.items()}
     {None: 1, 9: 3, 10: 0, 11: 0, 12: 0, 13: 0, 14: 0, 15: 0, 16: 0}
     """
-    S, L, M, min_wins, _ = _game(S, L, M, min_wins=min_wins)
+    S, L, M = sides, labels, dice
+    min_wins, _ = thresholds(S, min_wins, None)
     _check_dice_search(S, L, M)
-    dice = unique_dice(L, S)
-    faces = _face_array(dice)
-    W = wins_matrix(dice)
-    graph = _kernels.csr(W, allowed_edges(W, min_wins))  # built once, filtered for each n
+    counts = unique_dice(sides=S, labels=L)
+    faces = face_array(counts)
+    W = wins_matrix(counts)
+    graph = _kernels.csr(W, allowed_edges(W, min_wins=min_wins))  # built once, filtered for each n
     del W  # the dense matrix is not needed again
     values = np.unique(graph[2]).tolist()
-    memory, steps = _search_cost(len(dice), graph[2].size, M)
+    memory, steps = _search_cost(len(counts), graph[2].size, M)
     # the dense walk bounds, formed again for each value: on a subgraph of few steps mostly the
     # filling of the n x n tables, about a tenth of a step an entry (timed)
-    dense = 0.1 * _search_cost(len(dice), 0, M)[1]
+    dense = 0.1 * _search_cost(len(counts), 0, M)[1]
     steps = 2 * steps + max(len(values) - 1, 0) * dense  # the subgraphs share out the steps once
-    check_cost("(S, L, M)", (S, L, M), memory=memory, steps=steps, what=f"{len(values) + 1} searches")
+    check_cost(
+        "(sides, labels, dice)", (S, L, M), memory=memory, steps=steps, what=f"{len(values) + 1} searches"
+    )
     out = {}
     for n in [None, *values]:
         sub = graph if n is None else _kernels.csr_equal(*graph, n)

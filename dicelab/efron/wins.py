@@ -23,13 +23,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_int, check_optional_int, check_sequence
-from dicelab.efron._args import PY_STEP, VECTOR_STEP, int_array
-from dicelab.efron.dice import _count_matrix
+from dicelab.core.checks import check_cost, check_int, check_sequence
+from dicelab.core.spec import Check, Int, validated
+from dicelab.efron._common import COUNTS, PY_STEP, SIDES, VECTOR_STEP, WINS, int_array, strict_threshold
 
 __all__ = ["wins_matrix", "p_beats", "strict_min_wins", "allowed_edges"]
 
 
+@validated(dice=COUNTS, example={"dice": [[2, 0, 0, 0, 4, 0, 0], [0, 0, 0, 6, 0, 0, 0]]})
 def wins_matrix(dice) -> np.ndarray:
     """The wins matrix ``W = D E^T`` of a set of dice given by their label counts.
 
@@ -56,7 +57,7 @@ def wins_matrix(dice) -> np.ndarray:
     array([[ 8, 24],
            [12,  0]])
     """
-    D = _count_matrix(dice)
+    D = dice
     N, L = D.shape
     check_cost(
         "dice",
@@ -75,6 +76,10 @@ def _faces(name: str, faces) -> tuple[int, ...]:
     return tuple(check_int(f"{name}[{k}]", f, -math.inf) for k, f in enumerate(faces))
 
 
+FACES = Check(_faces, bad=(None, "123", [], [1.5, 2], [True], 3, [None], {1: 2}, [math.nan]))
+
+
+@validated(a=FACES, b=FACES, rolls=Int(1, 100), example={"a": (0, 0, 4, 4, 4, 4), "b": (3, 3, 3, 3, 3, 3)})
 def p_beats(a, b, *, rolls: int = 1) -> Fraction:
     """Exact probability that a die with faces ``a`` rolls strictly higher than one with faces ``b``.
 
@@ -105,9 +110,6 @@ def p_beats(a, b, *, rolls: int = 1) -> Fraction:
     >>> p_beats((0, 0, 4, 4, 4, 4), (3, 3, 3, 3, 3, 3), rolls=2)
     Fraction(4, 9)
     """
-    a = _faces("a", a)
-    b = _faces("b", b)
-    rolls = check_int("rolls", rolls, 1, 100)
     sizes = [_num_sums(faces, rolls) for faces in (a, b)]
     check_cost(
         "rolls",
@@ -147,13 +149,14 @@ def _sums(faces: tuple[int, ...], rolls: int) -> dict[int, int]:
     return counts
 
 
-def strict_min_wins(S: int) -> int:
+@validated(sides=SIDES, example={"sides": 6})
+def strict_min_wins(*, sides: int) -> int:
     """The least ``w`` with ``w > S**2 / 2``: "beats" means winning *more* than half of the face pairs.
 
     Parameters
     ----------
-    S : int
-        Number of sides, ``S >= 1``.
+    sides : int
+        Number of sides ``S``, ``S >= 1``.
 
     Returns
     -------
@@ -162,14 +165,35 @@ def strict_min_wins(S: int) -> int:
 
     Examples
     --------
-    >>> strict_min_wins(6)
+    >>> strict_min_wins(sides=6)
     19
     """
-    S = check_int("S", S, 1)
-    return S * S // 2 + 1
+    return strict_threshold(sides)
 
 
-def allowed_edges(W, min_wins: int, wins: int | None = None) -> np.ndarray:
+def _wins_arg(name: str, value) -> np.ndarray:
+    """A wins matrix: a square array of integer win counts, none negative."""
+    W = int_array(name, value, ndim=2, what="integers (a wins matrix)", square=True)
+    if (W < 0).any():
+        raise ValueError(f"{name} must hold win counts >= 0, got {int(W.min())}")
+    return W
+
+
+_BAD_SQUARE = COUNTS.bad[:11] + (
+    np.ones((2, 2, 2)),
+    np.ones((2, 3), int),
+    [[0, -1], [1, 0]],
+    [[0, 3], [-3, 0]],
+)
+
+
+@validated(
+    W=Check(_wins_arg, bad=_BAD_SQUARE),
+    min_wins=Int(0),
+    wins=WINS,
+    example={"W": [[8, 24], [12, 0]], "min_wins": 19},
+)
+def allowed_edges(W, *, min_wins: int, wins: int | None = None) -> np.ndarray:
     """Boolean mask of the pairs ``i -> j`` (``i != j``) that may follow each other in a cycle.
 
     Parameters
@@ -190,15 +214,10 @@ def allowed_edges(W, min_wins: int, wins: int | None = None) -> np.ndarray:
     Examples
     --------
     >>> W = wins_matrix([[2, 0, 0, 0, 4, 0, 0], [0, 0, 0, 6, 0, 0, 0]])
-    >>> allowed_edges(W, strict_min_wins(6))
+    >>> allowed_edges(W, min_wins=strict_min_wins(sides=6))
     array([[False,  True],
            [False, False]])
     """
-    W = int_array("W", W, ndim=2, what="integers (a wins matrix)", square=True)
-    if (W < 0).any():
-        raise ValueError(f"W must hold win counts >= 0, got {int(W.min())}")
-    min_wins = check_int("min_wins", min_wins, 0)
-    wins = check_optional_int("wins", wins, 0)
     mask = (W >= min_wins) if wins is None else (W == wins)
     np.fill_diagonal(mask, False)
     return mask

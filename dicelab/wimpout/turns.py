@@ -84,20 +84,21 @@ def simulate_turns(n_turns: int, seed: int, rules: Rules = Rules()):
 
     Returns
     -------
-    ChainSample
-        ``frequencies`` of the four endings, ``mean_steps`` and ``steps_stderr``.
+    dicelab.core.sample.Sample
+        Columns ``"absorbed"`` (how each turn ended, as an index into ``ABSORBING``) and
+        ``"steps"`` (its rolls).
 
     Examples
     --------
     >>> sample = simulate_turns(1000, seed=1)
-    >>> sorted(str(a) for a in sample.frequencies)
-    ['Auto Lose', 'Auto Win', 'Score and Stop', 'Wimpout']
+    >>> sorted(sample.columns), sample.n
+    (['absorbed', 'steps'], 1000)
     """
     n_turns, seed, rules = check_int("n_turns", n_turns, 1), check_int("seed", seed, 0), _check_rules(rules)
     n_states = len(TRANSIENT) + len(ABSORBING)
     cost = simulation_cost(n_turns, n_states, _TURN_ROLLS)
     check_cost("n_turns", n_turns, **cost, what="the simulated turns")
-    return markov_chain(rules).simulate(n_turns, ROLL_5, random_state=seed)
+    return markov_chain(rules).simulate(n_turns, seed=seed, start=ROLL_5)
 
 
 def play_turns(n_turns: int, seed: int, rules: Rules = Rules()) -> dict:

@@ -1,17 +1,13 @@
-"""Bad-input rows: dicelab.wimpout, dicelab.core.markov, dicelab.course.explore.wimpout_turn."""
+"""Bad-input rows: dicelab.wimpout, dicelab.course.explore.wimpout_turn."""
 
 import math
 
-import numpy as np
-
 from bad_input import ARRAYS_2D, BOOLS, FLOATS, HUGE, INTS, STRINGS, Row  # noqa: F401
 from dicelab import wimpout
-from dicelab.core import markov
 from dicelab.course import explore
 from dicelab.course.explore import WimpoutTurn
 from dicelab.wimpout import SUN
 
-COIN = markov.AbsorbingChain([["1/2", "1/2"], [0, 1]], states=["flip", "heads"])
 CLEAR_3 = wimpout.state("Flash 3; Reroll 1B")  # a Flash of 3s, cleared with the black die
 FINE = wimpout.State(1, False, (10,))  # a state of the finer turn chain, not of the paper's
 NOT_NONE = [v for v in INTS if v is not None]  # for integer arguments where None is the default
@@ -33,7 +29,6 @@ ROLLS = [
     ("5", 2, 3, 4, 6),
 ]
 FACES = NOT_NONE + [7, 1, 11, 2]  # a Flash face (2 is not the Flash of CLEAR_3)
-BIG_DENSE = np.full((1500, 1500), 1 / 1500)  # 1,500 transient states: hours of exact inversion
 
 ROWS = [
     # the dice and the scoring rules
@@ -126,72 +121,6 @@ ROWS = [
     Row(wimpout.play_turns, "n_turns", INTS + [0, 1, HUGE], lambda v: wimpout.play_turns(v, seed=1)),
     Row(wimpout.play_turns, "seed", INTS, lambda v: wimpout.play_turns(10, seed=v)),
     Row(wimpout.play_turns, "rules", RULES, lambda v: wimpout.play_turns(10, seed=1, rules=v)),
-    # markov
-    Row(
-        markov.AbsorbingChain,
-        "P",
-        [[], [[1, 0]], [["x", 1], [0, 1]], [[math.nan, 1], [0, 1]], None]
-        + ARRAYS_2D
-        + [
-            {"a": 1},
-            ["10", "01"],
-            [[True, False], [False, True]],
-            [[1, 0], [0.5, 0.5, 0]],
-            [[1, 0], [2, -1]],  # an entry outside [0, 1]
-            [["1/2", "1/3"], [0, 1]],  # a row not summing to 1
-            [["1/2", "1/2"], ["1/2", "1/2"]],  # no absorbing state
-            [[1, 0, 0], [0, "1/2", "1/2"], [0, "1/2", "1/2"]],  # transient states never absorbed
-            [[math.inf, 0], [0, 1]],
-            BIG_DENSE,
-        ],
-        lambda v: markov.AbsorbingChain(v),
-    ),
-    Row(
-        markov.AbsorbingChain,
-        "states",
-        [["a"], ["a", "a"], "ab", 5, [[1], [2]], {"a": 0, "b": 1}, [], ["a", "b", "c"]],
-        lambda v: markov.AbsorbingChain([[1, 0], [0, 1]], states=v),
-    ),
-    Row(markov.AbsorbingChain.simulate, "n_runs", INTS + [0, HUGE], lambda v: COIN.simulate(v, "flip")),
-    Row(
-        markov.AbsorbingChain.simulate,
-        "max_steps",
-        INTS + [0],
-        lambda v: COIN.simulate(10, "flip", max_steps=v),
-    ),
-    Row(
-        markov.AbsorbingChain.simulate,
-        "start",
-        ["heads", "tails", None, ["flip"], 0],
-        lambda v: COIN.simulate(10, v),
-    ),
-    Row(
-        markov.AbsorbingChain.simulate,
-        "random_state",
-        ["seed", -1, 2.5, True, math.nan, [1, -2], [], {"seed": 1}, b"1"],
-        lambda v: COIN.simulate(10, "flip", random_state=v),
-    ),
-    Row(
-        markov.AbsorbingChain.float_view, "name", ["X", None, 3, ["P"], "p", ""], lambda v: COIN.float_view(v)
-    ),
-    Row(
-        markov.AbsorbingChain.absorption_probability,
-        "start",
-        [None, "heads", "tails", ["flip"]],
-        lambda v: COIN.absorption_probability(v, "heads"),
-    ),
-    Row(
-        markov.AbsorbingChain.absorption_probability,
-        "end",
-        [None, "flip", "tails", ["heads"]],
-        lambda v: COIN.absorption_probability("flip", v),
-    ),
-    Row(
-        markov.AbsorbingChain.expected_steps,
-        "start",
-        [None, "heads", "tails", ["flip"]],
-        lambda v: COIN.expected_steps(v),
-    ),
     # the Wimpout explorer
     Row(WimpoutTurn, "state", STATES + [FINE], lambda v: WimpoutTurn(v)),
     Row(WimpoutTurn, "face", FACES + [math.nan, [3]], lambda v: WimpoutTurn(CLEAR_3, face=v)),
@@ -220,15 +149,11 @@ ROWS = [
 ]
 
 EXEMPT = {
-    "dicelab.core.markov.ChainSample": "a result record, returned by AbsorbingChain.simulate",
     "dicelab.wimpout.dice.Score": "a result record, returned by score",
     "dicelab.wimpout.chain.Step": "a result record, returned by step",
     "dicelab.wimpout.chain.Outcome": "a result record, returned by step_outcomes",
 }
 
-ROWS += [  # exact numbers of ten million digits, refused before they are written out
-    Row(markov.AbsorbingChain, "P", [[["1e-10000000", 1], [0, 1]]], lambda v: markov.AbsorbingChain(v)),
-]
 
 # a turn played for points
 BEST = wimpout.play_for_points()
