@@ -25,10 +25,12 @@ Modules
 ``solver``      the exact optimal strategy (:func:`solve`) and its statistics
 ``heuristic``   the paper's parallel-games strategy and exact policy evaluation (Section 4)
 ``to_win``      play to win: the strategy maximising ``P(bad points <= t)`` (or any nonincreasing
-                utility of the final bad points)
-``scores``      final-score distributions of both strategies, and where they part
+                utility of the final bad points), and where it parts from the expected-points one
+``scores``      final-score distributions of both strategies
 ``simulation``  Monte Carlo play of that strategy (Section 5)
-``reference``   the paper's methods literally (``paper_*``) and exact checks (``exact_*``)
+``reference``   the paper's methods literally (``paper_*``) and exact checks (``exact_*``); not
+                imported by the package: ``from dicelab.badg import reference``
+``_common``     the internals the modules share (private)
 ``_kernels``    the numba kernels behind ``solver``
 ``_win_kernels`` the numba kernels behind ``to_win``
 
@@ -62,10 +64,11 @@ from dicelab.badg.to_win import (
     solve_to_win,
     threshold_utility,
 )
-from dicelab.badg.scores import Decision, Differences, points_distribution
+from dicelab.badg.to_win import Decision, Differences
+from dicelab.badg.scores import points_distribution
 
-# the paper's methods literally, and exact cross-checks: dicelab.badg.reference
-from dicelab.badg import reference
+# the paper's methods literally, and exact cross-checks, are imported on their own:
+# ``from dicelab.badg import reference``
 
 __all__ = [
     # the game and its states
@@ -97,6 +100,4 @@ __all__ = [
     "points_distribution",
     "Differences",
     "Decision",
-    # paper_* and exact_*
-    "reference",
 ]

@@ -25,8 +25,17 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from dicelab.badg import stopping
+from dicelab.badg._common import (
+    _capped,
+    _check_optimal_cost,
+    _check_power_sum_cost,
+    _check_utility,
+    _float,
+    _shown,
+)
 from dicelab.badg.solver import PolicyStatistics
-from dicelab.badg.state import Game, _capped, _float, _shown, check_dice, check_roll, states
+from dicelab.badg.state import Game, check_dice, check_roll, states
+from dicelab.badg.to_win import max_points
 from dicelab.core.checks import check_bool, check_cost, check_int
 
 __all__ = [
@@ -62,7 +71,7 @@ def paper_expected_max(s: int, r: int) -> Fraction:
     (Fraction(161, 6), Fraction(161, 36))
     """
     s, r = check_int("s", s, 2), check_int("r", r, 1)
-    stopping._check_power_sum_cost(s, r)
+    _check_power_sum_cost(s, r)
     return sum((k * Fraction(k**r - (k - 1) ** r, s) for k in range(1, s + 1)), Fraction(0))
 
 
@@ -92,7 +101,7 @@ def paper_max_strategy_reject(s: int, r: int) -> int:
     s, r = check_int("s", s, 2), check_int("r", r, 1)
     if r == 1:
         return 0
-    stopping._check_power_sum_cost(s, r - 1)
+    _check_power_sum_cost(s, r - 1)
     return math.ceil(stopping.expected_max(s, r - 1)) - 1
 
 
@@ -119,7 +128,7 @@ def paper_cutoff(s: int, r: int) -> int:
     (2, 3)
     """
     s, r = check_int("s", s, 2), check_int("r", r, 2)
-    stopping._check_optimal_cost("r", r, s, r - 1)
+    _check_optimal_cost("r", r, s, r - 1)
     return math.floor(stopping.optimal_value(s, r - 1)) - 1
 
 
@@ -374,8 +383,6 @@ def exact_win_values(dice, utility) -> dict[tuple[tuple[int, ...], int], Fractio
     >>> exact_win_values((6, 8), threshold_utility(3, (6, 8)))[(6, 8), 0]  # P(at most 3 points)
     Fraction(487, 1152)
     """
-    from dicelab.badg.to_win import _check_utility, max_points
-
     dice = check_dice(dice)
     X = max_points(dice)
     game = Game.of(dice)
@@ -427,8 +434,6 @@ def exact_points_distribution(dice, utility=None) -> tuple[Fraction, ...]:
     >>> sum(p[:4]), sum(x * q for x, q in enumerate(p))  # P(at most 3), expected bad points
     (Fraction(487, 1152), Fraction(55, 12))
     """
-    from dicelab.badg.to_win import max_points
-
     dice = check_dice(dice)
     X = max_points(dice)
     game = Game.of(dice)

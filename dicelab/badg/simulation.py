@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab.badg import stopping
+from dicelab.badg._common import _check_optimal_cost, _float
 from dicelab.badg.heuristic import HeuristicPolicy
-from dicelab.badg.state import STANDARD, _float, check_dice
+from dicelab.badg.state import STANDARD, check_dice
 from dicelab.core.checks import check_bool, check_cost, check_int
 
 __all__ = ["SimulationResult", "simulate"]
@@ -95,7 +95,7 @@ def _check_simulation_cost(dice: tuple[int, ...], n_games: int, chunk: int) -> N
         steps=300.0 * _float((n_dice + 1) * sum(dice)),
         what="the strategy tables",
     )
-    stopping._check_optimal_cost("dice", shown, s_max, n_dice)
+    _check_optimal_cost("dice", shown, s_max, n_dice)
     m = _float(min(chunk, n_games))
     check_cost("chunk", chunk, memory=table + 40.0 * m * n_dice, what="a chunk of games")
     per_game = 45.0 * n_dice + 0.6 * n_dice**2

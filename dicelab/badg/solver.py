@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dicelab.badg import _kernels
-from dicelab.badg.state import STANDARD, Game, _float, _shown, check_roll, states
-from dicelab.badg.tables import SolverTables, _build_tables, _check_solver_cost, _kernel_steps
+from dicelab.badg._common import _check_solver_cost, _float, _kernel_steps, _shown
+from dicelab.badg.state import STANDARD, Game, check_roll, states
+from dicelab.badg.tables import SolverTables, solver_tables
 from dicelab.core.checks import check_choice, check_cost
 
 __all__ = ["RESTRICTIONS", "Solution", "PolicyStatistics", "solve"]
@@ -292,6 +293,6 @@ def solve(dice=STANDARD, *, restrict: str | None = None) -> Solution:
     restrict = check_choice("restrict", restrict, RESTRICTIONS)
     game = Game.of(dice)
     _check_solver_cost(game, "dice")
-    tables = _build_tables(game)
+    tables = solver_tables(game)
     V = _kernels.solve_values(tables, _RESTRICT_CODES[restrict])
     return Solution(game.dice, restrict, game, V, tables)

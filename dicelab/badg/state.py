@@ -15,8 +15,8 @@ import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
 
+from dicelab.badg._common import _float, _log2_comb, _multiset_rolls, _rolls, _shown
 from dicelab.core.checks import check_bool, check_cost, check_int, check_sequence, check_str
 
 __all__ = ["STANDARD", "Game", "check_dice", "check_roll", "states", "count_rolls", "multiset_rolls"]
@@ -48,43 +48,6 @@ def check_dice(dice, name: str = "dice") -> tuple[int, ...]:
     name = check_str("name", name)
     dice = check_sequence(name, dice, what="die sizes")
     return tuple(sorted(check_int(f"{name}: die size", s, 2) for s in dice))
-
-
-def _log2_comb(n: int, k: int) -> float:
-    """``log2 C(n, k)``, from the log-gamma function (exact enough for cost estimates).
-
-    Beyond floats (``n > 10^300``) it is at least ``log2(n)``, already far beyond any budget,
-    unless ``C(n, k) = 1``.
-    """
-    if k < 0 or k > n:
-        return -math.inf
-    k = min(k, n - k)
-    if k == 0:
-        return 0.0
-    if n > 10**300:
-        return k * math.log2(n)
-    if n < 2**40:
-        return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
-    # lgamma(n + 1) - lgamma(n - k + 1) cancels for large n; Stirling's formula for the pair,
-    # with a = n + 1 and b = n - k + 1: (b - 1/2) log(a / b) + k (log a - 1), log(a / b) by log1p
-    a, b = float(n + 1), float(n - k + 1)
-    log_ratio = (b - 0.5) * math.log1p(k / b) + k * (math.log(a) - 1)
-    return (log_ratio - math.lgamma(k + 1)) / math.log(2)
-
-
-def _capped(log2_value: float) -> float:
-    """``2**log2_value`` as a float, capped at ``1e300`` (a size far beyond any budget)."""
-    return 2.0 ** min(log2_value, 996.0) if log2_value > -math.inf else 0.0
-
-
-def _float(n: int) -> float:
-    """A (possibly huge) count as a float for cost estimates, capped at ``1e300``."""
-    return float(n) if n < 10**300 else 1e300
-
-
-def _rolls(s: int, a: int) -> float:
-    """How many multisets of faces ``a`` dice with ``s`` sides show: ``C(a + s - 1, s - 1)``."""
-    return _capped(_log2_comb(a + s - 1, s - 1))
 
 
 @dataclass(frozen=True)
@@ -213,13 +176,6 @@ class Game:
         ):
             raise ValueError(f"{name} {state!r} is not a set of dice from {self.dice!r}")
         return tuple(tally[s] for s in self.sizes)
-
-
-def _shown(game: Game) -> tuple[int, ...] | str:
-    """The game's dice for an error message: the tuple, or how many dice of which sizes."""
-    if sum(game.counts) <= 30:
-        return game.dice
-    return ", ".join(f"{c} d{s}" for s, c in zip(game.sizes, game.counts, strict=True))[:200]
 
 
 def _check_states_cost(game: Game, name: str) -> None:
@@ -354,14 +310,3 @@ def multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     memory, steps = rows * (180 + 8 * _float(a)), rows * (_float(a) + 2) * 30
     check_cost(name, value, memory=memory, steps=steps, what=f"its {rows:.3g} multisets of faces")
     return _multiset_rolls(s, a)
-
-
-@cache
-def _multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """:func:`multiset_rolls` without the checks, remembered."""
-    if a == 0:
-        return (((), 1),)  # the one empty roll
-    return tuple(
-        (faces, math.factorial(a) // math.prod(math.factorial(k) for k in Counter(faces).values()))
-        for faces in itertools.combinations_with_replacement(range(s, 0, -1), a)
-    )

@@ -24,13 +24,19 @@ the expected maximum as a closed form in ``s`` (a SymPy expression). The paper's
 
 from __future__ import annotations
 
-import math
 import numbers
 from fractions import Fraction
 from functools import cache
 
 import pandas as pd
 
+from dicelab.badg._common import (
+    _check_optimal_cost,
+    _check_power_sum_cost,
+    _max_reject,
+    _optimal,
+    _value_with_cutoff,
+)
 from dicelab.core.checks import check_cost, check_float, check_int
 
 __all__ = [
@@ -45,34 +51,6 @@ __all__ = [
 
 def _check(s, r) -> tuple[int, int]:
     return check_int("s", s, 2), check_int("r", r, 1)
-
-
-def _check_optimal_cost(name: str, value, s: int, r: int, *, passes: float = 1, per_row: float = 0) -> None:
-    """Refuse computing ``E(1, s) .. E(r, s)`` when the fractions kept would not fit, or take too long.
-
-    ``E(k, s)`` has a numerator and a denominator of about ``k log2(s)`` bits each (the
-    denominator divides ``s^k``), and every value is remembered: about ``r^2 log2(s) / 8``
-    bytes in all. Step ``k`` does fraction arithmetic on numbers of that size, measured at
-    about 0.12 steps (1.2 ns) a bit: ``0.12 r^2 log2(s)`` steps. A caller that goes over the values
-    again says how many ``passes`` in all, and ``per_row`` steps of its own for each ``k``.
-    """
-    r = min(r, 10**100)  # beyond any budget already
-    bits = r * r * math.log2(s)
-    steps = passes * 0.12 * bits + per_row * r
-    check_cost(name, value, memory=bits / 8 + 150 * r, steps=steps, what=f"the exact E(1..{r}, {s})")
-
-
-def _check_power_sum_cost(s: int, r: int) -> None:
-    """Refuse ``sum_{k <= s} k (k^r - (k-1)^r)`` when its integers would not fit, or take too long.
-
-    The terms have ``w = r log2(s) / 64`` machine words: ``s`` powers by repeated squaring cost
-    about ``2 w^1.585`` steps each (Karatsuba), and reducing the sum over ``s^r`` one gcd of
-    about ``w^2``.
-    """
-    r_, s_ = min(r, 10**100), min(s, 10**100)  # beyond any budget already
-    words = r_ * math.log2(s) / 64 + 1
-    check_cost("r", r, memory=32 * words, steps=words**2, what="the exact power sums")
-    check_cost("s", s, steps=2 * s_ * words**1.585, what=f"the exact sum of {s} powers")
 
 
 def expected_max(s: int, r: int) -> Fraction:
@@ -142,24 +120,6 @@ def _expected_max_formula(r: int):
     s = sympy.Symbol("s", integer=True, positive=True)
     k = sympy.Symbol("k", integer=True, positive=True)
     return sympy.factor(sympy.summation(k * (k**r - (k - 1) ** r), (k, 1, s)) / s**r)
-
-
-_VALUES: dict[int, list[Fraction]] = {}  # s -> [E(1, s), E(2, s), ...], extended on demand
-
-
-def _optimal(s: int, r: int) -> Fraction:
-    """``E(r, s)`` by the recursion, iteratively (no recursion depth limit), remembering every value."""
-    values = _VALUES.setdefault(s, [Fraction(s + 1, 2)])
-    while len(values) < r:
-        previous = values[-1]
-        values.append(_value_with_cutoff(s, math.ceil(previous) - 1, previous))
-    return values[r - 1]
-
-
-def _max_reject(s: int, r: int) -> int:
-    if r == 1:
-        return 0
-    return math.ceil(_optimal(s, r - 1)) - 1  # roll again exactly when the face is below E(r-1, s)
 
 
 def optimal_value(s: int, r: int) -> Fraction:
@@ -244,11 +204,6 @@ def value_with_cutoff(s: int, reject_up_to: int, continuation) -> Fraction:
     s = check_int("s", s, 2)
     c = check_int("reject_up_to", reject_up_to, 0, s - 1)
     return _value_with_cutoff(s, c, _check_fraction("continuation", continuation, 1, s))
-
-
-def _value_with_cutoff(s: int, c: int, continuation) -> Fraction:
-    accepted = Fraction((c + 1 + s) * (s - c), 2 * s)  # sum_{k=c+1}^{s} k / s
-    return accepted + Fraction(c, s) * Fraction(continuation)
 
 
 def _check_fraction(name: str, value, low: int, high: int) -> Fraction:

@@ -63,10 +63,19 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from dicelab.badg import _win_kernels
+from dicelab.badg._common import (
+    _active,
+    _check_solver_cost,
+    _check_utility,
+    _float,
+    _rolls,
+    _shown,
+    _solver_cost,
+)
 from dicelab.badg._win_kernels import TIE
 from dicelab.badg.solver import Solution, solve
-from dicelab.badg.state import STANDARD, Game, _float, _rolls, _shown, check_roll
-from dicelab.badg.tables import SolverTables, _check_solver_cost, _solver_cost
+from dicelab.badg.state import STANDARD, Game, check_roll
+from dicelab.badg.tables import SolverTables
 from dicelab.core.checks import check_choice, check_cost, check_int, check_optional_int, check_sequence
 from dicelab.core.exact import to_fraction
 
@@ -77,6 +86,8 @@ __all__ = [
     "lowest_utility",
     "solve_to_win",
     "WinSolution",
+    "Differences",
+    "Decision",
 ]
 
 TIES = ("split", "win", "lose")
@@ -197,39 +208,6 @@ def _check_distribution(name: str, q) -> tuple[Fraction, ...]:
             f"{name} must hold non-negative probabilities summing to 1, got sum {float(sum(q))!r}"
         )
     return q
-
-
-def _check_utility(utility, X: int) -> tuple[Fraction, ...]:
-    """``utility`` as ``X + 1`` exact numbers, nonincreasing (the shortcut's condition)."""
-    u = check_sequence("utility", utility, what="numbers, one per final score")
-    if len(u) != X + 1:
-        raise ValueError(f"utility must give one number for each final score 0..{X}, got {len(u)} numbers")
-    u = tuple(to_fraction(v, "utility: value", allow_float=True) for v in u)
-    for x in range(X):
-        if u[x + 1] > u[x]:
-            raise ValueError(
-                f"utility must be nonincreasing in the bad points (fewer is never worse), "
-                f"but u[{x + 1}] = {u[x + 1]} > u[{x}] = {u[x]}"
-            )
-    return u
-
-
-def _active(game: Game, u: tuple[Fraction, ...]) -> np.ndarray:
-    """``active[i, x]``: state ``i`` met with ``x`` points, where ``u`` still varies over the final
-    scores possible (elsewhere ``W = u[x]`` and the win policy is the expected-points one)."""
-    X = len(u) - 1
-    change = np.full(X + 1, X + 1)  # change[x]: the first y > x with u[y] != u[x]
-    for x in range(X - 1, -1, -1):
-        change[x] = x + 1 if u[x + 1] != u[x] else change[x + 1]
-    mp = _state_max_points(game)
-    x = np.arange(X + 1)
-    return (x[None, :] <= X - mp[:, None]) & (change[None, :] <= x[None, :] + mp[:, None])
-
-
-def _state_max_points(game: Game) -> np.ndarray:
-    counts = np.array(game.counts)
-    n = (np.arange(game.n_states)[:, None] // np.array(game.strides)) % (counts + 1)
-    return n @ (np.array(game.sizes) - 1)
 
 
 def _work(game: Game, active: np.ndarray, forward: bool) -> float:
@@ -410,8 +388,6 @@ class WinSolution:
 
     @cached_property
     def _forward(self):
-        from dicelab.badg.scores import _EXAMPLES, _forward
-
         return _forward(self, n_examples=_EXAMPLES)
 
     def distribution(self) -> np.ndarray:
@@ -447,7 +423,6 @@ class WinSolution:
         Returns
         -------
         Differences
-            (:class:`dicelab.badg.scores.Differences`)
 
         Examples
         --------
@@ -459,12 +434,138 @@ class WinSolution:
           to win:    take d6:3 d8:8                    win 1.0000, E[points] 3.000
           on points: take d8:8                         win 0.6667, E[points] 2.500
         """
-        from dicelab.badg.scores import _EXAMPLES, Differences, _forward
-
         examples = check_int("examples", examples, 0, 1000)
         found = self._forward if examples <= _EXAMPLES else _forward(self, n_examples=examples)
         _, count, expected_count, decisions = found
         return Differences(count, expected_count, tuple(decisions[:examples]))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision where the win policy and the expected-points policy take differently.
+
+    Attributes
+    ----------
+    state : tuple of int
+        The dice rolled (ascending sizes).
+    points : int
+        Bad points scored before this roll.
+    roll : tuple of int
+        One face per die of ``state``.
+    probability : float
+        Probability that a game played by the win policy meets this state, points and roll
+        (the roll as a multiset of faces of each size).
+    win_take, expected_take : tuple of int
+        The positions in ``roll`` each policy takes.
+    win_values : (float, float)
+        The win value (expected utility; ``P(bad <= t)`` for a target) of each take, win's first.
+    expected_points : (float, float)
+        Expected final bad points after each take, played for fewest points thereafter.
+    """
+
+    state: tuple[int, ...]
+    points: int
+    roll: tuple[int, ...]
+    probability: float
+    win_take: tuple[int, ...]
+    expected_take: tuple[int, ...]
+    win_values: tuple[float, float]
+    expected_points: tuple[float, float]
+
+    def __str__(self) -> str:
+        def shown(take):
+            return " ".join(f"d{self.state[p]}:{self.roll[p]}" for p in take)
+
+        roll = " ".join(f"d{s}:{f}" for s, f in zip(self.state, self.roll, strict=True))
+        return (
+            f"{len(self.state)} dice, {self.points} points so far, roll {roll}\n"
+            f"  to win:    take {shown(self.win_take):28s} win {self.win_values[0]:.4f}, "
+            f"E[points] {self.expected_points[0]:.3f}\n"
+            f"  on points: take {shown(self.expected_take):28s} win {self.win_values[1]:.4f}, "
+            f"E[points] {self.expected_points[1]:.3f}"
+        )
+
+
+@dataclass(frozen=True)
+class Differences:
+    """Where the win policy's take differs from the expected-points policy's, from
+    :meth:`WinSolution.differences`.
+
+    Attributes
+    ----------
+    count : int
+        Decisions ``(state, points so far, roll)`` where they differ: every state, every points
+        total some play reaches it with, every roll as a multiset of faces of each size.
+    expected_count : float
+        Expected number of such decisions in a game played by the win policy.
+    examples : tuple of Decision
+        The most likely of them under the win policy, most likely first.
+    """
+
+    count: int
+    expected_count: float
+    examples: tuple[Decision, ...]
+
+
+_EXAMPLES = 20  # decisions kept by the forward pass unless more are asked for
+
+
+def _forward(sol: WinSolution, n_examples: int):
+    """The forward pass: final distribution, differing decisions and the heaviest of them."""
+    game, t = sol.game, sol.tables
+    check_cost(
+        "dice",
+        _shown(game),
+        memory=48 * _float(game.n_states) * sol.W.shape[1],
+        steps=_work(game, sol.active, forward=True),
+        what="the policy's forward pass",
+    )
+    reach = np.zeros_like(sol.W)
+    reach[-1, 0] = 1.0
+    n_diff, p_diff = 0, 0.0
+    ex_w = np.zeros(n_examples)
+    ex_meta = np.zeros((n_examples, 2 + len(game.sizes)), dtype=np.int64)
+    for st in t.order[::-1]:  # most dice first
+        if st == 0 or (not reach[st].any() and not sol.active[st].any()):
+            continue
+        moved, nd, pd = _win_kernels.policy_pass(
+            t, sol.W, sol.expected.V, sol.active, reach[st], st, ex_w, ex_meta
+        )
+        reach += moved
+        if reach.min() < -1e-12:
+            raise AssertionError(f"negative probability {reach.min()} in the forward pass")
+        np.maximum(reach, 0.0, out=reach)  # rounding where a move's mass went wholly to the win take
+        n_diff += nd
+        p_diff += pd
+    keep = np.argsort(-ex_w, kind="stable")
+    decisions = [_decision(sol, ex_meta[i], float(ex_w[i])) for i in keep if ex_w[i] > 0]
+    return reach[0], n_diff, p_diff, decisions
+
+
+def _decision(sol: WinSolution, meta: np.ndarray, weight: float) -> Decision:
+    t = sol.tables
+    state, roll = [], []
+    for g, s in enumerate(t.sizes):
+        c = int(t.state_counts[meta[0], g])
+        state += [int(s)] * c
+        roll += [int(f) for f in t.top[meta[2 + g], :c]] if c else []
+    x = int(meta[1])
+    options = sol._options(state, x, roll)
+    takes = (_pick(options, use_win=True), _pick(options, use_win=False))
+
+    def final_points(take):
+        left = tuple(s for p, s in enumerate(state) if p not in take)
+        return x + sum(state[p] - roll[p] for p in take) + sol.expected.points(left)
+
+    return Decision(
+        tuple(state),
+        x,
+        tuple(roll),
+        weight,
+        *takes,
+        tuple(options[k][0] for k in takes),
+        tuple(final_points(k) for k in takes),
+    )
 
 
 def _pick(options: dict, use_win: bool) -> tuple[int, ...]:

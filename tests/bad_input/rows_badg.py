@@ -11,7 +11,7 @@ from dicelab.badg import reference, stopping
 from dicelab.badg.heuristic import HeuristicPolicy
 from dicelab.badg.solver import Solution
 from dicelab.badg.state import Game, check_dice, check_roll
-from dicelab.badg.tables import solver_tables
+from dicelab.badg.tables import check_solver_cost, solver_tables
 from dicelab.badg.to_win import WinSolution
 from dicelab.course.explore import badg_card
 
@@ -88,6 +88,13 @@ ROWS = [
         [None, "game", 3, (6, 8), SOL, Game.of(range(2, 40))],
         lambda v: solver_tables(v),
     ),
+    Row(
+        check_solver_cost,
+        "game",
+        [None, "game", 3, (6, 8), SOL, Game.of(range(2, 40))],
+        lambda v: check_solver_cost(v, "game"),
+    ),
+    Row(check_solver_cost, "name", STRINGS + [""], lambda v: check_solver_cost(GAME, v)),
     Row(badg.solve, "dice", DICE + BIG_DICE, lambda v: badg.solve(v)),
     Row(
         badg.solve,
@@ -303,8 +310,8 @@ EXEMPT = {
     "dicelab.badg.tables.SolverTables": "a result record built by solver_tables",
     "dicelab.badg.heuristic.Evaluation": "a result record built by evaluate",
     "dicelab.badg.to_win.WinSolution": "a result record built by solve_to_win (its methods have rows)",
-    "dicelab.badg.scores.Decision": "a result record built by WinSolution.differences",
-    "dicelab.badg.scores.Differences": "a result record built by WinSolution.differences",
+    "dicelab.badg.to_win.Decision": "a result record built by WinSolution.differences",
+    "dicelab.badg.to_win.Differences": "a result record built by WinSolution.differences",
     "dicelab.badg.simulation.SimulationResult": "a result record built by simulate",
     "dicelab.course.explore.badg_card.Take": "a result record built by strategy_card",
 }
