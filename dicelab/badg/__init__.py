@@ -53,11 +53,10 @@ from dicelab.badg.tables import SolverTables
 
 # the paper's parallel-games strategy, evaluated exactly and simulated
 from dicelab.badg.heuristic import FALLBACKS, Evaluation, HeuristicPolicy, evaluate, heuristic_policy
-from dicelab.badg.simulation import SimulationResult, simulate
+from dicelab.badg.simulation import simulate
 
 # play to win: the strategy for a target or a utility, final-score distributions
 from dicelab.badg.to_win import (
-    TIES,
     WinSolution,
     lowest_utility,
     max_points,
@@ -89,12 +88,10 @@ __all__ = [
     "evaluate",
     "Evaluation",
     "simulate",
-    "SimulationResult",
     # play to win
     "max_points",
     "threshold_utility",
     "lowest_utility",
-    "TIES",
     "solve_to_win",
     "WinSolution",
     "points_distribution",

@@ -11,6 +11,9 @@
   ``_VALUES``), ``_max_reject``, ``_value_with_cutoff``, and their cost checks
   ``_check_optimal_cost`` and ``_check_power_sum_cost`` (read by :mod:`~dicelab.badg.stopping`,
   the parallel-games heuristic, the simulation and :mod:`~dicelab.badg.reference`).
+* The solvers' results: ``_Policy`` (optimal play as a mapping computed on demand),
+  ``_group_rolls`` and ``_n_group_rolls`` (the multiset rolls of a state, its decision states),
+  ``_parts`` and ``_named`` (a protocol state as its parts; errors naming it).
 * Play to win: ``_check_utility`` (a utility as exact nonincreasing numbers) and ``_active`` (the
   (state, points) pairs where the utility still varies), read by :mod:`~dicelab.badg.to_win`,
   :mod:`~dicelab.badg.scores` and :mod:`~dicelab.badg.reference`.
@@ -24,6 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 
@@ -233,3 +237,62 @@ def _state_max_points(game) -> np.ndarray:
     counts = np.array(game.counts)
     n = (np.arange(game.n_states)[:, None] // np.array(game.strides)) % (counts + 1)
     return n @ (np.array(game.sizes) - 1)
+
+
+def _parts(state, n: int, what: str) -> tuple:
+    """``state`` as a tuple of ``n`` parts (``what`` names them in the error message)."""
+    parts = check_sequence("state", state, what=what)
+    if len(parts) != n:
+        raise ValueError(f"state must be a tuple {what}, got {state!r}")
+    return tuple(parts)
+
+
+def _named(state, fn, *args):
+    """``fn(*args)``, its ``ValueError`` or ``TypeError`` prefixed by the ``state`` it was about."""
+    try:
+        return fn(*args)
+    except (ValueError, TypeError) as error:
+        raise type(error)(f"state {state!r}: {error}") from None
+
+
+class _Policy(Mapping):
+    """Optimal play as a read-only mapping ``{decision state: action}``, computed on demand.
+
+    ``best`` answers one state (raising ``ValueError`` or ``TypeError`` for a state that is not
+    one, turned into a ``KeyError`` here); ``keys`` iterates over every decision state in a
+    canonical form, and ``size`` counts them.
+    """
+
+    def __init__(self, best, keys, size: int):
+        self._best, self._keys, self._size = best, keys, size
+
+    def __getitem__(self, state):
+        try:
+            return self._best(state)
+        except (ValueError, TypeError):
+            raise KeyError(state) from None
+
+    def __iter__(self):
+        return iter(self._keys())
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __repr__(self) -> str:
+        return f"<optimal play: {self._size} decision states, each computed when asked>"
+
+
+def _group_rolls(sizes, counts):
+    """Every roll of the dice with ``counts[i]`` dice of size ``sizes[i]`` as a multiset: the faces
+    of each size descending, the sizes ascending (one face per die of the ascending state)."""
+    groups = [
+        list(itertools.combinations_with_replacement(range(s, 0, -1), c))
+        for s, c in zip(sizes, counts, strict=True)
+    ]
+    for parts in itertools.product(*groups):
+        yield tuple(f for part in parts for f in part)
+
+
+def _n_group_rolls(sizes, counts) -> int:
+    """How many rolls :func:`_group_rolls` yields: ``prod C(c + s - 1, s - 1)``."""
+    return math.prod(math.comb(c + s - 1, s - 1) for s, c in zip(sizes, counts, strict=True))

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 from dicelab.badg._common import _float, _log2_comb, _multiset_rolls, _rolls, _shown
 from dicelab.core.checks import check_bool, check_cost, check_int, check_sequence, check_str
+from dicelab.core.spec import Check
 
-__all__ = ["STANDARD", "Game", "check_dice", "check_roll", "states", "count_rolls", "multiset_rolls"]
+__all__ = ["STANDARD", "DICE", "Game", "check_dice", "check_roll", "states", "count_rolls", "multiset_rolls"]
 
 STANDARD: tuple[int, ...] = (6,) * 12 + (8, 10, 12)
 """The standard game: twelve d6, one d8, one d10 and one d12."""
@@ -48,6 +49,13 @@ def check_dice(dice, name: str = "dice") -> tuple[int, ...]:
     name = check_str("name", name)
     dice = check_sequence(name, dice, what="die sizes")
     return tuple(sorted(check_int(f"{name}: die size", s, 2) for s in dice))
+
+
+DICE = Check(
+    lambda name, value: check_dice(value, name),
+    bad=(None, "666", 6, {6: 1}, [], [1, 6], [0], [6.0], [True, 6], [6, None], [6, "8"], [[6]]),
+)
+"""The declared spec (:func:`dicelab.core.spec.validated`) of a ``dice`` argument: :func:`check_dice`."""
 
 
 @dataclass(frozen=True)

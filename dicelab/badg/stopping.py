@@ -17,6 +17,10 @@ Notation (the paper's)
 b.a.d.g. points
     ``s - face``, the paper's (bad) points; maximising the face is the same game.
 
+:func:`solve_stopping` solves the game as a decision problem (the solver protocol of
+:mod:`dicelab.core.solution`: a state is ``(s, rolls left)``), with the distributions of the
+number of rolls used and of the face kept under optimal play.
+
 All values are exact :class:`fractions.Fraction`; :func:`expected_max_formula` gives
 the expected maximum as a closed form in ``s`` (a SymPy expression). The paper's own
 (partly wrong) formulas for this game are in :mod:`dicelab.badg.reference`.
@@ -25,6 +29,8 @@ the expected maximum as a closed form in ``s`` (a SymPy expression). The paper's
 from __future__ import annotations
 
 import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 
@@ -38,8 +44,11 @@ from dicelab.badg._common import (
     _value_with_cutoff,
 )
 from dicelab.core.checks import check_cost, check_float, check_int
+from dicelab.core.spec import Int, validated
 
 __all__ = [
+    "solve_stopping",
+    "StoppingSolution",
     "expected_max",
     "expected_max_formula",
     "optimal_value",
@@ -51,6 +60,133 @@ __all__ = [
 
 def _check(s, r) -> tuple[int, int]:
     return check_int("s", s, 2), check_int("r", r, 1)
+
+
+@dataclass(frozen=True)
+class StoppingSolution:
+    """The optimal one-die game, from :func:`solve_stopping`: values, cutoffs and how play goes.
+
+    A *state* is ``(s, k)``: an ``s``-sided die with ``k`` rolls left (``1 <= k <= rolls``); the
+    action in a state is the highest face rolled again (:func:`max_reject`; 0 with one roll left,
+    every face is taken).
+
+    Attributes
+    ----------
+    sides, rolls : int
+        The die and the rolls left at the start.
+    values : dict
+        ``{(sides, k): E(k, sides)}`` for ``k = 1..rolls`` (:func:`optimal_value`).
+    policy : dict
+        ``{(sides, k): max_reject(sides, k)}`` for ``k = 1..rolls``.
+    rolls_used : dict
+        ``{i: P(optimal play keeps the die at roll i)}`` for ``i = 1..rolls`` (exact; they sum to 1).
+    face_kept : dict
+        ``{f: P(the face kept is f)}`` for ``f = 1..sides`` (exact); its mean is :attr:`value`.
+    """
+
+    sides: int
+    rolls: int
+    values: Mapping = field(repr=False)
+    policy: Mapping = field(repr=False)
+    rolls_used: Mapping = field(repr=False)
+    face_kept: Mapping = field(repr=False)
+
+    @property
+    def start(self) -> tuple[int, int]:
+        """The state play begins in: ``(sides, rolls)``."""
+        return self.sides, self.rolls
+
+    @property
+    def value(self) -> Fraction:
+        """``E(rolls, sides)``: the expected face kept by optimal play from the start."""
+        return self.values[self.start]
+
+    def value_at(self, state) -> Fraction:
+        """``E(k, s)`` of a state ``(s, k)`` of this game (``s = sides``, ``1 <= k <= rolls``).
+
+        Examples
+        --------
+        >>> solve_stopping(6, 3).value_at((6, 2))
+        Fraction(17, 4)
+        """
+        return self.values[self._state(state)]
+
+    def best_action(self, state) -> int:
+        """The highest face rolled again in a state ``(s, k)``: :func:`max_reject` ``(s, k)``.
+
+        Examples
+        --------
+        >>> solve_stopping(6, 3).best_action((6, 3))  # roll a 1..4 again, keep a 5 or 6
+        4
+        """
+        return self.policy[self._state(state)]
+
+    def _state(self, state) -> tuple[int, int]:
+        whole = isinstance(state, tuple) and all(
+            isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in state
+        )
+        if not whole or state not in self.values:
+            raise ValueError(
+                f"state must be (sides, rolls left) with sides {self.sides} and 1..{self.rolls} "
+                f"rolls left, got {state!r}"
+            )
+        return state
+
+    @property
+    def expected_rolls(self) -> Fraction:
+        """The expected number of rolls optimal play uses."""
+        return sum((i * p for i, p in self.rolls_used.items()), Fraction(0))
+
+
+@validated(s=Int(2), r=Int(1), example={"s": 6, "r": 3})
+def solve_stopping(s: int, r: int) -> StoppingSolution:
+    """The optimal one-die game with an ``s``-sided die and ``r`` rolls left, exactly.
+
+    The values ``E(k, s)`` and cutoffs for ``k = 1..r`` rolls left, and how optimal play goes
+    from the start: with ``k`` rolls left it rolls again on faces ``<= max_reject(s, k)``, so it
+    reaches roll ``i`` with probability ``prod_{j < i} c_j / s`` (``c_j`` the cutoff at roll
+    ``j``), keeps the die there with probability ``(s - c_i) / s``, and keeps each face
+    ``f > c_i`` with probability ``1 / s`` of that.
+
+    Parameters
+    ----------
+    s : int
+        Sides of the die (at least 2).
+    r : int
+        Rolls left at the start (at least 1).
+
+    Returns
+    -------
+    StoppingSolution
+
+    Examples
+    --------
+    >>> game = solve_stopping(6, 3)
+    >>> game.value, game.best_action(game.start)  # Fig. 4: keep a 5 or a 6 first
+    (Fraction(14, 3), 4)
+    >>> [str(p) for p in game.rolls_used.values()]  # keep at roll 1, 2 or 3
+    ['1/3', '1/3', '1/3']
+    >>> [str(p) for p in game.face_kept.values()]  # faces 1..6
+    ['1/18', '1/18', '1/18', '1/6', '1/3', '1/3']
+    """
+    # the values and cutoffs (a pass over E(1..r, s)), then r fraction products with denominators
+    # up to s^r, and s face probabilities, each a sum of such fractions
+    _check_optimal_cost("r", r, s, r, passes=3, per_row=1000)
+    check_cost("s", s, memory=200.0 * s + 100.0 * r, steps=1000.0 * s, what="the face probabilities")
+    values = {(s, k): _optimal(s, k) for k in range(1, r + 1)}
+    policy = {(s, k): _max_reject(s, k) for k in range(1, r + 1)}
+    rolls_used, starts = {}, [Fraction(0)] * (s + 2)  # starts[c + 1]: reach / s of faces above c
+    reach = Fraction(1)
+    for i in range(1, r + 1):
+        c = policy[s, r - i + 1]
+        rolls_used[i] = reach * (s - c) / s
+        starts[c + 1] += reach / s
+        reach *= Fraction(c, s)
+    face_kept, running = {}, Fraction(0)
+    for f in range(1, s + 1):
+        running += starts[f]
+        face_kept[f] = running
+    return StoppingSolution(s, r, values, policy, rolls_used, face_kept)
 
 
 def expected_max(s: int, r: int) -> Fraction:

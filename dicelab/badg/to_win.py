@@ -43,8 +43,8 @@ of the state left: the expected-points policy's own ranking); then the most dice
 larger count vector compared from the smallest size (more small dice). Where every take has
 the same win value (the target is sure, or out of reach) it is the expected-points policy.
 The expected-points policy is ranked the same way without ``W``: this is how its ties are
-broken for :func:`~dicelab.badg.points_distribution` (:meth:`Solution.best_take
-<dicelab.badg.Solution.best_take>` also takes the most dice; ``policy_statistics`` prefers the
+broken for :func:`~dicelab.badg.points_distribution` (:meth:`Solution.best_action
+<dicelab.badg.Solution.best_action>` also takes the most dice; ``policy_statistics`` prefers the
 big group's dice instead, which differs only at exact ties of expected value). Exact-fraction
 versions: :func:`~dicelab.badg.reference.exact_win_values`,
 :func:`~dicelab.badg.reference.exact_points_distribution`.
@@ -56,6 +56,8 @@ large as the expected-points solver's).
 from __future__ import annotations
 
 import itertools
+import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -68,19 +70,24 @@ from dicelab.badg._common import (
     _check_solver_cost,
     _check_utility,
     _float,
+    _group_rolls,
+    _n_group_rolls,
+    _named,
+    _parts,
+    _Policy,
     _rolls,
     _shown,
     _solver_cost,
 )
 from dicelab.badg._win_kernels import TIE
 from dicelab.badg.solver import Solution, solve
-from dicelab.badg.state import STANDARD, Game, check_roll
+from dicelab.badg.state import DICE, STANDARD, Game, check_roll, states
 from dicelab.badg.tables import SolverTables
-from dicelab.core.checks import check_choice, check_cost, check_int, check_optional_int, check_sequence
+from dicelab.core.checks import check_cost, check_float, check_int, check_sequence
 from dicelab.core.exact import to_fraction
+from dicelab.core.spec import Int, validated
 
 __all__ = [
-    "TIES",
     "max_points",
     "threshold_utility",
     "lowest_utility",
@@ -89,9 +96,6 @@ __all__ = [
     "Differences",
     "Decision",
 ]
-
-TIES = ("split", "win", "lose")
-"""How :func:`lowest_utility` counts a tie for the lowest score: shared equally, won, or lost."""
 
 
 def max_points(dice=STANDARD) -> int:
@@ -141,7 +145,7 @@ def threshold_utility(target: int, dice=STANDARD) -> tuple[Fraction, ...]:
     return tuple(Fraction(int(x <= target)) for x in range(X + 1))
 
 
-def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fraction, ...]:
+def lowest_utility(opponents, dice=STANDARD, *, tie=0.5) -> tuple[Fraction, ...]:
     """``u[x]``: the chance that ``x`` bad points is the lowest score against the opponents.
 
     Each opponent's final bad points are independent of ours, with a known distribution
@@ -156,9 +160,11 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
         (``y = 0, 1, ...``), non-negative, summing to 1 (floats within ``1e-9``).
     dice : sequence of int
         Our die sizes (they set ``X``).
-    ties : {"split", "win", "lose"}
-        A tie for the lowest score among ``j + 1`` players counts ``1/(j + 1)`` (``"split"``),
-        ``1`` (``"win"``) or ``0`` (``"lose"``).
+    tie : number in [0, 1]
+        What a tie for the lowest score with one opponent is worth: ``0.5`` shares it (the
+        default), ``1`` wins it, ``0`` loses it. A tie with ``j`` opponents is drawn by lot, our
+        weight ``tie`` against each opponent's ``1 - tie``: it is worth
+        ``tie / (tie + j (1 - tie))``, so ``tie=0.5`` shares it equally, ``1 / (j + 1)``.
 
     Returns
     -------
@@ -170,11 +176,12 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
     >>> coin = [Fraction(1, 2), 0, Fraction(1, 2)]  # 0 or 2 points, evenly
     >>> [str(v) for v in lowest_utility([coin], (3,))]
     ['3/4', '1/2', '1/4']
-    >>> [str(v) for v in lowest_utility([coin, coin], (3,), ties="lose")]
+    >>> [str(v) for v in lowest_utility([coin, coin], (3,), tie=0)]
     ['1/4', '1/4', '0']
     """
     X = max_points(dice)
-    ties = check_choice("ties", ties, TIES)
+    checked = check_float("tie", tie, 0, 1)
+    tie = Fraction(tie) if isinstance(tie, numbers.Rational) else Fraction(checked)  # exact if given so
     dists = [
         _check_distribution(f"opponents[{i}]", q)
         for i, q in enumerate(
@@ -182,11 +189,10 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
         )
     ]
     check_cost("opponents", len(dists), steps=100 * (X + 1) * len(dists) ** 2, what="the tie counts")
-    share = {  # the part of a win when tied with j opponents
-        "split": lambda j: Fraction(1, j + 1),
-        "win": lambda j: Fraction(1),
-        "lose": lambda j: Fraction(int(j == 0)),
-    }[ties]
+
+    def share(j):  # the part of a win when tied with j opponents
+        return Fraction(1) if j == 0 else tie / (tie + j * (1 - tie))
+
     u = []
     for x in range(X + 1):
         poly = [Fraction(1)]  # poly[j]: P(no opponent below x, exactly j of them at x)
@@ -262,6 +268,12 @@ class WinSolution:
         with ``x`` points so far; NaN where ``x > X - maxpts(i)``.
     expected : Solution
         The expected-points solution, whose values break ties.
+
+    The solver protocol (:mod:`dicelab.core.solution`): a *state* is ``(dice, points)``, the dice
+    still in play and the bad points scored so far; :attr:`start` is ``(dice, 0)``, and
+    :attr:`value`, :meth:`value_at` and :attr:`values` (:attr:`W` by state) are win values. A
+    *decision* is made after a roll: :meth:`best_action` and :attr:`policy` take
+    ``(dice, points, roll)`` and answer the positions in ``roll`` of the dice taken.
     """
 
     dice: tuple[int, ...]
@@ -282,19 +294,23 @@ class WinSolution:
         return self.expected.tables
 
     @property
+    def start(self) -> tuple[tuple[int, ...], int]:
+        """The state play begins in: every die, no points yet."""
+        return self.dice, 0
+
+    @property
     def value(self) -> float:
         """The win value from the start: ``P(bad <= target)`` for a target, ``E[u]`` in general."""
         return float(self.W[-1, 0])
 
-    def value_at(self, state, points: int) -> float:
-        """The win value of ``state`` with ``points`` scored so far.
+    def value_at(self, state) -> float:
+        """The win value of a state: dice still in play, with bad points scored so far.
 
         Parameters
         ----------
-        state : sequence of int
-            Dice still in play (``()``: the game is over, the value is ``u[points]``).
-        points : int
-            Bad points so far, ``0..X - maxpts(state)``.
+        state : (sequence of int, int)
+            ``(dice, points)``: the dice in play (``()``: the game is over, the value is
+            ``u[points]``) and the bad points so far, ``0..X - maxpts(dice)``.
 
         Returns
         -------
@@ -302,11 +318,31 @@ class WinSolution:
 
         Examples
         --------
-        >>> solve_to_win((6, 8), target=3).value_at((8,), 1)  # faces 6..8 of the d8
+        >>> solve_to_win((6, 8), target=3).value_at(((8,), 1))  # faces 6..8 of the d8
         0.375
         """
-        index, points = self._state_points(state, points)
+        dice, points = _parts(state, 2, "(dice, points)")
+        index, points = _named(state, self._state_points, dice, points)
         return float(self.W[index, points])
+
+    @cached_property
+    def values(self) -> dict[tuple[tuple[int, ...], int], float]:
+        """``{(dice, points): value_at((dice, points))}`` for every state, fewest dice first.
+
+        Examples
+        --------
+        >>> win = solve_to_win((6,), target=2)
+        >>> round(win.values[(6,), 0], 12), win.values[(), 2], len(win.values)  # faces 4..6; 6 + 1 states
+        (0.5, 1.0, 7)
+        """
+        game, X = self.game, len(self.utility) - 1
+        out = {}
+        for state in states(self.dice):
+            counts = game.counts_in(state)
+            index = game._index(counts)
+            for x in range(X - sum(c * (s - 1) for s, c in zip(game.sizes, counts, strict=True)) + 1):
+                out[state, x] = float(self.W[index, x])
+        return out
 
     def _state_points(self, state, points) -> tuple[int, int]:
         counts = self.game.counts_in(state)
@@ -362,17 +398,14 @@ class WinSolution:
             )
         return out
 
-    def best_take(self, state, points: int, roll) -> tuple[int, ...]:
+    def best_action(self, state) -> tuple[int, ...]:
         """The dice the win policy removes (ties broken as the module docstring says).
 
         Parameters
         ----------
-        state : sequence of int
-            Dice in play.
-        points : int
-            Bad points so far.
-        roll : sequence of int
-            One face per die of ``state``.
+        state : (sequence of int, int, sequence of int)
+            The decision state ``(dice, points, roll)``: the dice in play, the bad points so far
+            and one face per die of ``dice``.
 
         Returns
         -------
@@ -381,10 +414,44 @@ class WinSolution:
 
         Examples
         --------
-        >>> solve_to_win((6, 8), target=3).best_take((6, 8), 0, (5, 2))  # the d6 scores 1 point
+        >>> solve_to_win((6, 8), target=3).best_action(((6, 8), 0, (5, 2)))  # the d6 scores 1 point
         (0,)
         """
-        return _pick(self._options(state, points, roll), use_win=True)
+        dice, points, roll = _parts(state, 3, "(dice, points, roll)")
+        return _pick(_named(state, self._options, dice, points, roll), use_win=True)
+
+    @cached_property
+    def policy(self) -> Mapping:
+        """The win policy: ``policy[dice, points, roll]`` is :meth:`best_action` ``((dice, points, roll))``.
+
+        A read-only mapping computed on demand; it iterates over every decision state, each
+        non-empty state with each points total and each roll as a multiset (faces of each size
+        descending).
+
+        Examples
+        --------
+        >>> policy = solve_to_win((6, 8), target=3).policy
+        >>> len(policy), policy[(6, 8), 0, (5, 2)]
+        (144, (0,))
+        """
+        game, X = self.game, len(self.utility) - 1
+
+        def most(counts):
+            return X - sum(c * (s - 1) for s, c in zip(game.sizes, counts, strict=True))
+
+        def keys():
+            for state in states(self.dice):
+                counts = game.counts_in(state)
+                present = [(s, c) for s, c in zip(game.sizes, counts, strict=True) if c]
+                for x in range(most(counts) + 1) if state else ():
+                    for roll in _group_rolls(*zip(*present, strict=True)):
+                        yield state, x, roll
+
+        size = 0
+        for i in range(1, game.n_states):
+            counts = game._counts_of(i)
+            size += (most(counts) + 1) * _n_group_rolls(game.sizes, counts)
+        return _Policy(self.best_action, keys, size)
 
     @cached_property
     def _forward(self):
@@ -585,6 +652,7 @@ def _expected(dice: tuple[int, ...]) -> Solution:
     return solve(dice)
 
 
+@validated(dice=DICE, target=Int(0, optional=True), example={"dice": (6, 8), "target": 3})
 def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> WinSolution:
     """The strategy maximising ``P(final bad points <= target)``, or ``E[utility[final bad points]]``.
 
@@ -612,7 +680,6 @@ def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> W
     0.485426
     """
     game = Game.of(dice)
-    target = check_optional_int("target", target, 0)
     X = max_points(game.dice)
     if (target is None) == (utility is None):
         raise ValueError("give exactly one of target and utility (target=None, utility=None)")

@@ -2,6 +2,7 @@
 
 import math
 from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 
@@ -52,6 +53,11 @@ UTILITIES += [list(range(13)), [0] * 12 + [1], [[1]] * 13]
 OPPONENTS = [None, "q", 3, [], [None], [[0.5, 0.6]], [[-0.5, 1.5]], [[math.nan, 1]], [["1/2", "x"]]]
 OPPONENTS += [[[0.5]], [[1], 3], [{0: 1}]]
 SOL = badg.solve((6, 8))
+# a decision or value state of the protocol that is not a tuple of its parts
+NOT_PAIRS = [None, "68", 6, [], [(6, 8)], [(6, 8), 0, (5, 2), 1]]
+STOP = stopping.solve_stopping(6, 3)
+# states (sides, rolls left) of the one-die game with a d6 and 3 rolls
+STOPPING_STATES = [None, 6, (6,), (6, 0), (6, 4), (8, 2), [6, 2], (6, 2.0), (6, True), "62", (6, 2, 1)]
 POLICY = badg.heuristic_policy()
 
 
@@ -95,19 +101,17 @@ ROWS = [
         lambda v: check_solver_cost(v, "game"),
     ),
     Row(check_solver_cost, "name", STRINGS + [""], lambda v: check_solver_cost(GAME, v)),
-    Row(badg.solve, "dice", DICE + BIG_DICE, lambda v: badg.solve(v)),
-    Row(
-        badg.solve,
-        "restrict",
-        ["fast", "", 1, True, ["no_two_low"], "No_Two_Low"],
-        lambda v: badg.solve((6, 6), restrict=v),
-    ),
-    Row(Solution.value, "state", STATES + [[6, 6, 6]], lambda v: SOL.value(v)),
+    # solve's dice and restrict are declared (spec.validated): beyond the declared bad values,
+    # games beyond the budget and near-misses of a choice
+    Row(badg.solve, "dice", BIG_DICE, lambda v: badg.solve(v)),
+    Row(badg.solve, "restrict", ["", 1, True, "No_Two_Low"], lambda v: badg.solve((6, 6), restrict=v)),
+    Row(Solution.value_at, "state", STATES + [[6, 6, 6]], lambda v: SOL.value_at(v)),
     Row(Solution.points, "state", STATES + [[6, 6, 6]], lambda v: SOL.points(v)),
     Row(Solution.take_values, "state", STATES + [[]], lambda v: SOL.take_values(v, (5, 2))),
     Row(Solution.take_values, "roll", ROLLS, lambda v: SOL.take_values((6, 8), v)),
-    Row(Solution.best_take, "state", STATES + [[]], lambda v: SOL.best_take(v, (5, 2))),
-    Row(Solution.best_take, "roll", ROLLS, lambda v: SOL.best_take((6, 8), v)),
+    Row(Solution.best_action, "state", NOT_PAIRS, lambda v: SOL.best_action(v)),
+    Row(Solution.best_action, "state", STATES + [[]], lambda v: SOL.best_action((v, (5, 2)))),
+    Row(Solution.best_action, "state", ROLLS, lambda v: SOL.best_action(((6, 8), v))),
     # --- dicelab.badg.to_win and scores
     Row(badg.max_points, "dice", DICE, lambda v: badg.max_points(v)),
     Row(badg.threshold_utility, "target", INTS + [13, HUGE], lambda v: badg.threshold_utility(v, (6, 8))),
@@ -116,23 +120,27 @@ ROWS = [
     Row(badg.lowest_utility, "dice", DICE, lambda v: badg.lowest_utility([[1]], v)),
     Row(
         badg.lowest_utility,
-        "ties",
-        ["half", "", None, 3, ["split"], "Split"],
-        lambda v: badg.lowest_utility([[1]], (6, 8), ties=v),
+        "tie",
+        FLOATS + [-0.1, 1.5, "split", Fraction(3, 2)],
+        lambda v: badg.lowest_utility([[1]], (6, 8), tie=v),
     ),
-    Row(badg.solve_to_win, "dice", DICE + BIG_DICE, lambda v: badg.solve_to_win(v, target=3)),
-    Row(badg.solve_to_win, "target", INTS + [13, HUGE], lambda v: badg.solve_to_win((6, 8), target=v)),
+    # solve_to_win's dice and target are declared: beyond those, games beyond the budget, targets
+    # above the most points (12 for a d6 and a d8)
+    Row(badg.solve_to_win, "dice", BIG_DICE, lambda v: badg.solve_to_win(v, target=3)),
+    Row(badg.solve_to_win, "target", [13, HUGE, math.inf], lambda v: badg.solve_to_win((6, 8), target=v)),
     Row(badg.solve_to_win, "target", [None], lambda v: badg.solve_to_win((6, 8), target=v, utility=None)),
     Row(badg.solve_to_win, "utility", UTILITIES, lambda v: badg.solve_to_win((6, 8), utility=v)),
     Row(badg.solve_to_win, "utility", [[1] * 13], lambda v: badg.solve_to_win((6, 8), target=3, utility=v)),
-    Row(WinSolution.value_at, "state", STATES + [[6, 6, 6]], lambda v: WIN.value_at(v, 0)),
-    Row(WinSolution.value_at, "points", INTS + [8, HUGE], lambda v: WIN.value_at((6,), v)),
+    Row(WinSolution.value_at, "state", NOT_PAIRS, lambda v: WIN.value_at(v)),
+    Row(WinSolution.value_at, "state", STATES + [[6, 6, 6]], lambda v: WIN.value_at((v, 0))),
+    Row(WinSolution.value_at, "state", INTS + [8, HUGE], lambda v: WIN.value_at(((6,), v))),
     Row(WinSolution.take_values, "state", STATES + [[]], lambda v: WIN.take_values(v, 0, (5, 2))),
     Row(WinSolution.take_values, "points", INTS + [1, HUGE], lambda v: WIN.take_values((6, 8), v, (5, 2))),
     Row(WinSolution.take_values, "roll", ROLLS, lambda v: WIN.take_values((6, 8), 0, v)),
-    Row(WinSolution.best_take, "state", STATES + [[]], lambda v: WIN.best_take(v, 0, (5, 2))),
-    Row(WinSolution.best_take, "points", INTS + [1, HUGE], lambda v: WIN.best_take((6, 8), v, (5, 2))),
-    Row(WinSolution.best_take, "roll", ROLLS, lambda v: WIN.best_take((6, 8), 0, v)),
+    Row(WinSolution.best_action, "state", NOT_PAIRS, lambda v: WIN.best_action(v)),
+    Row(WinSolution.best_action, "state", STATES + [[]], lambda v: WIN.best_action((v, 0, (5, 2)))),
+    Row(WinSolution.best_action, "state", INTS + [1, HUGE], lambda v: WIN.best_action(((6, 8), v, (5, 2)))),
+    Row(WinSolution.best_action, "state", ROLLS, lambda v: WIN.best_action(((6, 8), 0, v))),
     Row(WinSolution.differences, "examples", INTS + [1001, HUGE], lambda v: WIN.differences(v)),
     Row(
         badg.points_distribution,
@@ -164,23 +172,28 @@ ROWS = [
         badg.simulate,
         "policy",
         [None, "regret", 3, SOL, lambda state, roll: (0,), HeuristicPolicy],
-        lambda v: badg.simulate(v, 10, 1, dice=(6, 6)),
+        lambda v: badg.simulate(v, 10, seed=1, dice=(6, 6)),
     ),
+    Row(badg.simulate, "n", INTS + [0, HUGE], lambda v: badg.simulate(POLICY, v, seed=1, dice=(6, 6))),
+    Row(badg.simulate, "seed", INTS, lambda v: badg.simulate(POLICY, 10, seed=v, dice=(6, 6))),
     Row(
         badg.simulate,
-        "n_games",
-        INTS + [0, HUGE],
-        lambda v: badg.simulate(POLICY, v, 1, dice=(6, 6)),
+        "dice",
+        DICE + [[HUGE], [6] * 10**5],
+        lambda v: badg.simulate(POLICY, 10, seed=1, dice=v),
     ),
-    Row(badg.simulate, "seed", INTS, lambda v: badg.simulate(POLICY, 10, v, dice=(6, 6))),
-    Row(badg.simulate, "dice", DICE + [[HUGE], [6] * 10**5], lambda v: badg.simulate(POLICY, 10, 1, dice=v)),
     Row(
         badg.simulate,
         "chunk",
         INTS + [0, HUGE],
-        lambda v: badg.simulate(POLICY, 10**9, 1, dice=(6, 8), chunk=v),
+        lambda v: badg.simulate(POLICY, 10**9, seed=1, dice=(6, 8), chunk=v),
     ),
-    Row(badg.simulate, "progress", BOOLS, lambda v: badg.simulate(POLICY, 10, 1, dice=(6, 6), progress=v)),
+    Row(
+        badg.simulate,
+        "progress",
+        BOOLS,
+        lambda v: badg.simulate(POLICY, 10, seed=1, dice=(6, 6), progress=v),
+    ),
     # --- dicelab.badg.reference
     Row(reference.paper_expected_max, "s", INTS + [0, 1, HUGE], lambda v: reference.paper_expected_max(v, 2)),
     Row(reference.paper_expected_max, "r", INTS + [0, HUGE], lambda v: reference.paper_expected_max(6, v)),
@@ -261,7 +274,11 @@ ROWS = [
         DICE + BIG_DICE,
         lambda v: reference.exact_policy_statistics(v),
     ),
-    # --- dicelab.badg.stopping
+    # --- dicelab.badg.stopping (solve_stopping's s and r are declared; here: beyond the budget)
+    Row(stopping.solve_stopping, "s", [HUGE, 10**9], lambda v: stopping.solve_stopping(v, 3)),
+    Row(stopping.solve_stopping, "r", [HUGE, 10**7], lambda v: stopping.solve_stopping(6, v)),
+    Row(stopping.StoppingSolution.value_at, "state", STOPPING_STATES, lambda v: STOP.value_at(v)),
+    Row(stopping.StoppingSolution.best_action, "state", STOPPING_STATES, lambda v: STOP.best_action(v)),
     Row(stopping.expected_max, "s", INTS + [0, 1, HUGE], lambda v: stopping.expected_max(v, 2)),
     Row(stopping.expected_max, "r", INTS + [0, HUGE], lambda v: stopping.expected_max(6, v)),
     Row(stopping.expected_max_formula, "r", INTS + [0, HUGE], lambda v: stopping.expected_max_formula(v)),
@@ -312,13 +329,14 @@ EXEMPT = {
     "dicelab.badg.to_win.WinSolution": "a result record built by solve_to_win (its methods have rows)",
     "dicelab.badg.to_win.Decision": "a result record built by WinSolution.differences",
     "dicelab.badg.to_win.Differences": "a result record built by WinSolution.differences",
-    "dicelab.badg.simulation.SimulationResult": "a result record built by simulate",
+    "dicelab.badg.stopping.StoppingSolution": "a result record of solve_stopping (its methods have rows)",
     "dicelab.course.explore.badg_card.Take": "a result record built by strategy_card",
 }
 
 # a one-element array holding a valid choice is not that choice
 ROWS += [
     Row(badg.solve, "restrict", [np.array(["no_two_low"])], lambda v: badg.solve((6, 6), restrict=v)),
+    Row(badg.lowest_utility, "tie", [np.array([0.5])], lambda v: badg.lowest_utility([[1]], (6, 8), tie=v)),
     Row(HeuristicPolicy, "fallback", [np.array(["regret"])], lambda v: HeuristicPolicy(v)),
     Row(badg.heuristic_policy, "fallback", [np.array(["face"])], lambda v: badg.heuristic_policy(v)),
 ]

@@ -63,7 +63,7 @@ def strategy_card(state, roll) -> list[Take]:
     check_solver_cost(game, "state")
     solution = _badg_solution(game.dice)
     values = solution.take_values(state, roll)
-    best_value, best = max(values.values()), solution.best_take(state, roll)
+    best_value, best = max(values.values()), solution.best_action((state, roll))
     cards = []
     for taken, value in values.items():
         dice = tuple(state[p] for p in taken)
