@@ -275,3 +275,30 @@ def test_bad_types():
         badg.evaluate(42)
     with pytest.raises(TypeError):
         badg.simulate(lambda s, r: (0,), 10, seed=1)
+
+
+@pytest.mark.parametrize("solver", [badg.solve, badg.solve_to_win, stopping.solve_stopping])
+def test_solvers_follow_the_protocol(solver):
+    from dicelab.core.solution import Solved
+
+    sol = solver(**solver.__example__)
+    assert isinstance(sol, Solved)
+    assert sol.value_at(sol.start) == sol.value
+    assert all(sol.value_at(state) == value for state, value in sol.values.items())
+    decisions = list(sol.policy)
+    assert len(decisions) == len(sol.policy) == len(set(decisions))
+    assert all(sol.policy[state] == sol.best_action(state) for state in decisions)
+
+
+def test_policy_maps_every_decision_of_a_small_game():
+    sol = badg.solve((6, 6, 8))
+    decisions = list(sol.policy)
+    assert len(decisions) == sum(badg.count_rolls(state) for state in badg.states((6, 6, 8)) if state)
+    assert ((6, 8), (5, 2)) in sol.policy and ((6, 8), (7, 2)) not in sol.policy
+    # any order of the faces of one size is the same decision
+    assert sol.policy[(6, 6, 8), (2, 5, 7)] == sol.best_action(((6, 6, 8), (2, 5, 7)))
+    with pytest.raises(KeyError):
+        sol.policy[(6, 8), (7, 2)]
+    win = badg.solve_to_win((6, 8), target=3)
+    assert win.start == ((6, 8), 0) and win.values[win.start] == win.value
+    assert ((6, 8), 0, (5, 2)) in win.policy and ((6, 8), 1, (5, 2)) not in win.policy
