@@ -26,8 +26,9 @@ from dicelab.badg._common import (
     _optimal,
     _shown,
 )
-from dicelab.badg.state import STANDARD, Game, check_roll
+from dicelab.badg.state import DICE, STANDARD, Game, check_roll
 from dicelab.core.checks import check_choice, check_cost, check_int
+from dicelab.core.spec import OneOf, validated
 
 __all__ = ["FALLBACKS", "HeuristicPolicy", "heuristic_policy", "Evaluation", "evaluate"]
 
@@ -160,6 +161,7 @@ class HeuristicPolicy:
     __call__ = take
 
 
+@validated(fallback=OneOf(FALLBACKS), example={})
 def heuristic_policy(fallback: str = "regret") -> HeuristicPolicy:
     """The paper's parallel-games strategy.
 
@@ -349,6 +351,7 @@ def _evaluate_rolls(policy, game: Game) -> Evaluation:
     return Evaluation(start, sum(start) - V[start], V[start], Z[start], None, dict(V))
 
 
+@validated(dice=DICE, example={"policy": HeuristicPolicy(), "dice": (6, 6)})
 def evaluate(policy, dice=STANDARD) -> Evaluation:
     """Exact expected points of a policy, by the same dynamic program (policy evaluation).
 

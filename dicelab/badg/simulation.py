@@ -11,9 +11,10 @@ import numpy as np
 
 from dicelab.badg._common import _check_optimal_cost, _float
 from dicelab.badg.heuristic import HeuristicPolicy
-from dicelab.badg.state import STANDARD, check_dice
-from dicelab.core.checks import check_bool, check_cost, check_int
+from dicelab.badg.state import DICE, STANDARD
+from dicelab.core.checks import check_cost
 from dicelab.core.sample import Sample
+from dicelab.core.spec import Bool, Int, validated
 
 __all__ = ["simulate"]
 
@@ -64,6 +65,14 @@ def _check_simulation_cost(dice: tuple[int, ...], n: int, chunk: int) -> None:
     check_cost("n", n, memory=16.0 * _float(n), steps=per_game * _float(n), what=f"{n_dice} dice a game")
 
 
+@validated(
+    n=Int(1),
+    seed=Int(0),
+    dice=DICE,
+    chunk=Int(1),
+    progress=Bool(),
+    example={"policy": HeuristicPolicy(), "n": 10, "seed": 1, "dice": (6, 6)},
+)
 def simulate(
     policy, n: int, *, seed: int, dice=STANDARD, chunk: int = 200_000, progress: bool = False
 ) -> Sample:
@@ -108,11 +117,6 @@ def simulate(
     """
     if not isinstance(policy, HeuristicPolicy):
         raise TypeError(f"policy must be a HeuristicPolicy (simulate plays one), got {policy!r}")
-    n = check_int("n", n, 1)
-    seed = check_int("seed", seed, 0)
-    chunk = check_int("chunk", chunk, 1)
-    progress = check_bool("progress", progress)
-    dice = check_dice(dice)
     _check_simulation_cost(dice, n, chunk)
     dice = np.array(dice, dtype=np.int64)
     n_dice, s_max = dice.size, int(dice.max())

@@ -17,8 +17,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from dicelab.badg._common import _float, _log2_comb, _multiset_rolls, _rolls, _shown
-from dicelab.core.checks import check_bool, check_cost, check_int, check_sequence, check_str
-from dicelab.core.spec import Check
+from dicelab.core.checks import check_cost, check_int, check_sequence, check_str
+from dicelab.core.spec import Bool, Check, Int, validated
 
 __all__ = ["STANDARD", "DICE", "Game", "check_dice", "check_roll", "states", "count_rolls", "multiset_rolls"]
 
@@ -235,6 +235,7 @@ def check_roll(game: Game, state, roll) -> tuple[tuple[int, ...], tuple[int, ...
     return state, tuple(int(f) for f in roll)
 
 
+@validated(dice=DICE, example={"dice": (6, 8)})
 def states(dice=STANDARD) -> list[tuple[int, ...]]:
     """Every state of the game: every sub-multiset of ``dice``, the empty one included, fewest dice first.
 
@@ -257,6 +258,7 @@ def states(dice=STANDARD) -> list[tuple[int, ...]]:
     return [game._dice_of(c) for c in sorted(game.state_counts(), key=lambda c: (sum(c), c))]
 
 
+@validated(state=DICE, distinct=Bool(), example={"state": (6, 6)})
 def count_rolls(state, distinct: bool = True) -> int:
     """How many rolls the dice of ``state`` have.
 
@@ -279,7 +281,6 @@ def count_rolls(state, distinct: bool = True) -> int:
     (21, 36)
     """
     game = Game.of(state, "state")
-    distinct = check_bool("distinct", distinct)
     pairs = list(zip(game.sizes, game.counts, strict=True))
     bits = sum(c * math.log2(s) if not distinct else _log2_comb(c + s - 1, s - 1) for s, c in pairs)
     words = bits / 64 + 1  # the size of the answer, in machine words
@@ -291,6 +292,7 @@ def count_rolls(state, distinct: bool = True) -> int:
     return math.prod(math.comb(c + s - 1, s - 1) for s, c in pairs)
 
 
+@validated(s=Int(1), a=Int(0), example={"s": 6, "a": 2})
 def multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The rolls of ``a`` dice with ``s`` sides as multisets, with how many ordered rolls each stands for.
 
@@ -311,7 +313,6 @@ def multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     >>> multiset_rolls(2, 2)
     (((2, 2), 1), ((2, 1), 2), ((1, 1), 1))
     """
-    s, a = check_int("s", s, 1), check_int("a", a, 0)
     rows = _rolls(s, a)  # C(a + s - 1, s - 1): symmetric in a and s - 1, so the larger one is to blame
     name, value = ("a", a) if a >= s else ("s", s)
     # faces and a count a row (measured: 464 MiB at the peak for the 2.2 million rolls of 8 d20)

@@ -58,10 +58,6 @@ __all__ = [
 ]
 
 
-def _check(s, r) -> tuple[int, int]:
-    return check_int("s", s, 2), check_int("r", r, 1)
-
-
 @dataclass(frozen=True)
 class StoppingSolution:
     """The optimal one-die game, from :func:`solve_stopping`: values, cutoffs and how play goes.
@@ -189,6 +185,7 @@ def solve_stopping(s: int, r: int) -> StoppingSolution:
     return StoppingSolution(s, r, values, policy, rolls_used, face_kept)
 
 
+@validated(s=Int(2), r=Int(1), example={"s": 6, "r": 2})
 def expected_max(s: int, r: int) -> Fraction:
     """Expected maximum of ``r`` rolls of an ``s``-sided die (the paper's Fig. 3).
 
@@ -211,11 +208,11 @@ def expected_max(s: int, r: int) -> Fraction:
     >>> expected_max(6, 2)
     Fraction(161, 36)
     """
-    s, r = _check(s, r)
     _check_power_sum_cost(s, r)
     return Fraction(sum(k * (k**r - (k - 1) ** r) for k in range(1, s + 1)), s**r)
 
 
+@validated(r=Int(1), example={"r": 2})
 def expected_max_formula(r: int):
     """``E_max(s, r)`` as a closed form in ``s``: a SymPy expression, for one fixed number of rolls ``r``.
 
@@ -242,7 +239,6 @@ def expected_max_formula(r: int):
     >>> expected_max_formula(3).subs(s, 6), expected_max(6, 3)
     (119/24, Fraction(119, 24))
     """
-    r = check_int("r", r, 1)
     # SymPy's Faulhaber sum and factoring of a degree-(r + 1) polynomial: measured 3 s at r = 40,
     # 66 s at r = 120, about 10^4 r^2.8 steps
     check_cost("r", r, steps=1e4 * min(r, 10**100) ** 2.8, what="the symbolic sum")
@@ -258,6 +254,7 @@ def _expected_max_formula(r: int):
     return sympy.factor(sympy.summation(k * (k**r - (k - 1) ** r), (k, 1, s)) / s**r)
 
 
+@validated(s=Int(2), r=Int(1), example={"s": 6, "r": 2})
 def optimal_value(s: int, r: int) -> Fraction:
     """``E(r, s)``: the expected face of the optimal one-die game with ``r`` rolls left (eqs. 13-14).
 
@@ -277,11 +274,11 @@ def optimal_value(s: int, r: int) -> Fraction:
     >>> optimal_value(6, 1), optimal_value(6, 2), optimal_value(6, 3)
     (Fraction(7, 2), Fraction(17, 4), Fraction(14, 3))
     """
-    s, r = _check(s, r)
     _check_optimal_cost("r", r, s, r)
     return _optimal(s, r)
 
 
+@validated(s=Int(2), r=Int(1), example={"s": 6, "r": 2})
 def max_reject(s: int, r: int) -> int:
     """The highest face the optimal player rolls again with ``r`` rolls left (0 when ``r = 1``).
 
@@ -307,11 +304,11 @@ def max_reject(s: int, r: int) -> int:
     >>> [max_reject(6, r) for r in range(1, 6)]  # Fig. 4
     [0, 3, 4, 4, 4]
     """
-    s, r = _check(s, r)
     _check_optimal_cost("r", r, s, r - 1)
     return _max_reject(s, r)
 
 
+@validated(s=Int(2), example={"s": 6, "reject_up_to": 3, "continuation": 3})
 def value_with_cutoff(s: int, reject_up_to: int, continuation) -> Fraction:
     """Expected face of one roll that is rolled again at faces ``<= reject_up_to``.
 
@@ -337,7 +334,6 @@ def value_with_cutoff(s: int, reject_up_to: int, continuation) -> Fraction:
     >>> value_with_cutoff(50, 31, optimal_value(50, 2))  # the paper's strategy B, eq. (8)
     Fraction(7053, 200)
     """
-    s = check_int("s", s, 2)
     c = check_int("reject_up_to", reject_up_to, 0, s - 1)
     return _value_with_cutoff(s, c, _check_fraction("continuation", continuation, 1, s))
 
@@ -354,6 +350,7 @@ def _check_fraction(name: str, value, low: int, high: int) -> Fraction:
     return exact
 
 
+@validated(s=Int(2), r_max=Int(1), example={"s": 6, "r_max": 3})
 def strategy_table(s: int, r_max: int = 15) -> pd.DataFrame:
     """The paper's Figs. 4-7 for an ``s``-sided die: one row per number of rolls left.
 
@@ -376,8 +373,6 @@ def strategy_table(s: int, r_max: int = 15) -> pd.DataFrame:
     >>> strategy_table(6, 3)["expected face"].tolist()
     [Fraction(7, 2), Fraction(17, 4), Fraction(14, 3)]
     """
-    s = check_int("s", s, 2)
-    r_max = check_int("r_max", r_max, 1)
     # each row takes a ceiling and a difference of E(r, s) (a second pass over the fractions) and
     # builds a table row, about 10 microseconds
     _check_optimal_cost("r_max", r_max, s, r_max, passes=2, per_row=1000)

@@ -56,6 +56,7 @@ large as the expected-points solver's).
 from __future__ import annotations
 
 import itertools
+import math
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -85,7 +86,7 @@ from dicelab.badg.state import DICE, STANDARD, Game, check_roll, states
 from dicelab.badg.tables import SolverTables
 from dicelab.core.checks import check_cost, check_float, check_int, check_sequence
 from dicelab.core.exact import to_fraction
-from dicelab.core.spec import Int, validated
+from dicelab.core.spec import Check, Int, validated
 
 __all__ = [
     "max_points",
@@ -98,6 +99,7 @@ __all__ = [
 ]
 
 
+@validated(dice=DICE, example={"dice": (6, 8)})
 def max_points(dice=STANDARD) -> int:
     """The most bad points a game with these dice can score: ``sum(s - 1)``.
 
@@ -120,6 +122,7 @@ def max_points(dice=STANDARD) -> int:
     return sum(c * (s - 1) for s, c in zip(game.sizes, game.counts, strict=True))
 
 
+@validated(dice=DICE, example={"target": 3, "dice": (6, 8)})
 def threshold_utility(target: int, dice=STANDARD) -> tuple[Fraction, ...]:
     """``u[x] = 1`` if ``x <= target`` else ``0``: playing to score at most ``target`` bad points.
 
@@ -145,6 +148,19 @@ def threshold_utility(target: int, dice=STANDARD) -> tuple[Fraction, ...]:
     return tuple(Fraction(int(x <= target)) for x in range(X + 1))
 
 
+def _check_tie(name: str, tie) -> Fraction:
+    """``tie`` as an exact number in [0, 1]: a rational number as given, a float at its binary value."""
+    checked = check_float(name, tie, 0, 1)
+    return Fraction(tie) if isinstance(tie, numbers.Rational) else Fraction(checked)
+
+
+@validated(
+    dice=DICE,
+    tie=Check(
+        _check_tie, bad=(math.nan, math.inf, -0.1, 1.5, Fraction(3, 2), "0.5", "split", None, True, [0.5])
+    ),
+    example={"opponents": [[1]], "dice": (6, 8)},
+)
 def lowest_utility(opponents, dice=STANDARD, *, tie=0.5) -> tuple[Fraction, ...]:
     """``u[x]``: the chance that ``x`` bad points is the lowest score against the opponents.
 
@@ -180,8 +196,6 @@ def lowest_utility(opponents, dice=STANDARD, *, tie=0.5) -> tuple[Fraction, ...]
     ['1/4', '1/4', '0']
     """
     X = max_points(dice)
-    checked = check_float("tie", tie, 0, 1)
-    tie = Fraction(tie) if isinstance(tie, numbers.Rational) else Fraction(checked)  # exact if given so
     dists = [
         _check_distribution(f"opponents[{i}]", q)
         for i, q in enumerate(
