@@ -146,7 +146,7 @@ def test_paper_take_values_keeps_the_positions_of_an_unsorted_state():
 
 @given(st.data())
 @settings(max_examples=40, deadline=None)
-def test_best_take_is_the_best_of_all_subsets(data):
+def test_best_action_is_the_best_of_all_subsets(data):
     sol = badg.solve((6, 6, 8, 10))
     state = data.draw(st.sampled_from([s for s in badg.states(sol.dice) if s]))
     roll = tuple(data.draw(st.integers(1, s)) for s in state)

@@ -161,7 +161,7 @@ def test_lowest_utility_by_counting_every_opponent_outcome():
 
 
 def _brute_differences(win, dice):
-    """Every (state, points, multiset roll) where best_take differs from the expected-points take."""
+    """Every (state, points, multiset roll) where best_action differs from the expected-points take."""
     X = badg.max_points(dice)
     count = 0
     for state in badg.states(dice):
@@ -194,7 +194,7 @@ def test_differences_count_every_decision_where_the_takes_differ(dice, target):
         assert "to win" in str(d) and "on points" in str(d)
 
 
-def test_take_values_and_best_take_read_the_win_values():
+def test_take_values_and_best_action_read_the_win_values():
     win = badg.solve_to_win((6, 8), target=3)
     # roll d6:3 d8:8 with nothing scored: take both for 3 points, sure to make the target
     values = win.take_values((6, 8), 0, (3, 8))
