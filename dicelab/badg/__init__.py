@@ -18,8 +18,14 @@ take
     showing ``p`` scores ``p`` -- equivalently ``s - p`` b.a.d.g. points, which
     the player wants few of. Maximising the face sum is the same game.
 
+The solvers (:func:`solve`, :func:`solve_to_win`, :func:`~dicelab.badg.stopping.solve_stopping`)
+answer the questions of :mod:`dicelab.core.solution`: ``start``, ``value``, ``value_at(state)``,
+``values``, ``best_action(state)`` and ``policy``; a decision state holds the roll,
+``(dice, roll)`` (``(dice, points, roll)`` playing to win).
+
 Modules
 -------
+``stopping``    the one-die game (Section 2): :func:`~dicelab.badg.stopping.solve_stopping`, ``E(r, s)``
 ``state``       the states and their roll counts (Section 3)
 ``tables``      the roll tables the exact solver reads, built once per game
 ``solver``      the exact optimal strategy (:func:`solve`) and its statistics
@@ -27,7 +33,7 @@ Modules
 ``to_win``      play to win: the strategy maximising ``P(bad points <= t)`` (or any nonincreasing
                 utility of the final bad points), and where it parts from the expected-points one
 ``scores``      final-score distributions of both strategies
-``simulation``  Monte Carlo play of that strategy (Section 5)
+``simulation``  Monte Carlo play of that strategy (Section 5), a :class:`~dicelab.core.sample.Sample`
 ``reference``   the paper's methods literally (``paper_*``) and exact checks (``exact_*``); not
                 imported by the package: ``from dicelab.badg import reference``
 ``_common``     the internals the modules share (private)
