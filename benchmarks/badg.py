@@ -20,6 +20,7 @@ import tempfile
 from _timing import timed
 
 from dicelab import badg
+from dicelab.badg import reference
 
 
 def paper_steps(dice) -> int:
@@ -67,16 +68,16 @@ def main(argv=None) -> int:
     t_sim, res = timed(lambda: badg.simulate(policy, 1_000_000, seed=1), max(1, min(3, args.repeat)))
     print(
         f"simulate(heuristic, 10^6 games): median {t_sim:.2f} s  "
-        f"(mean {res.mean_points:.4f} +- {res.stderr:.4f})"
+        f"(mean {res.mean('points'):.4f} +- {res.stderr('points'):.4f})"
     )
 
     # the paper's algorithm, literally, on games small enough to finish
     print("\nthe paper's pre-compute algorithm (every ordered roll, every subset), floats, same values:")
     full_steps = paper_steps(badg.STANDARD)
     for dice in [(6, 6, 8, 10), (6, 6, 6, 8, 10), (6, 6, 6, 8, 10, 12)]:
-        t_paper, ref = timed(lambda dice=dice: badg.reference.paper_precompute(dice, exact=False), 1)
+        t_paper, ref = timed(lambda dice=dice: reference.paper_precompute(dice, exact=False), 1)
         t_ours, ours = timed(lambda dice=dice: badg.solve(dice), args.repeat)
-        assert max(abs(ours.value(s) - v) for s, v in ref.items()) < 1e-9
+        assert max(abs(ours.value_at(s) - v) for s, v in ref.items()) < 1e-9
         steps = paper_steps(dice)
         print(
             f"  {dice}: paper {t_paper:.2f} s ({steps:,} roll-subset steps), dicelab {t_ours * 1e3:.2f} ms: "

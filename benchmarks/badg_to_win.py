@@ -95,7 +95,7 @@ def main(argv=None) -> int:
         t = badg.max_points(dice) // 3
         cpu_n, _, ref = timed_cpu(lambda dice=dice, t=t: naive_win_values(dice, t), 1)
         cpu_f, _, ours = timed_cpu(lambda dice=dice, t=t: badg.solve_to_win(dice, target=t), args.repeat)
-        assert max(abs(ours.value_at(s, x) - v) for (s, x), v in ref.items()) < 1e-12
+        assert max(abs(ours.value_at((s, x)) - v) for (s, x), v in ref.items()) < 1e-12
         print(
             f"  {dice}, t={t}: straightforward {cpu_n:.3f} s, dicelab {cpu_f * 1e3:.2f} ms: "
             f"{cpu_n / cpu_f:.0f}x"

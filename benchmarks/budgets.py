@@ -30,6 +30,7 @@ import numpy as np
 import sympy
 
 from dicelab import badg, efron, pig, wimpout
+from dicelab.badg import _common as badg_common
 from dicelab.badg import reference as badg_reference
 from dicelab.badg import state as badg_state
 from dicelab.badg import stopping
@@ -171,7 +172,7 @@ def _multiset_rolls(s: int, a: int) -> Callable[[], object]:
 
 def _optimal_value(s: int, r: int) -> Callable[[], object]:
     def call():
-        stopping._VALUES.clear()
+        badg_common._VALUES.clear()
         return stopping.optimal_value(s, r)
 
     return call
@@ -179,7 +180,7 @@ def _optimal_value(s: int, r: int) -> Callable[[], object]:
 
 def _strategy_table(s: int, r: int) -> Callable[[], object]:
     def call():
-        stopping._VALUES.clear()
+        badg_common._VALUES.clear()
         return stopping.strategy_table(s, r)
 
     return call

@@ -21,7 +21,7 @@ def test_solve_equals_the_papers_algorithm_with_fractions(dice):
     sol = badg.solve(dice)
     assert set(exact) == set(badg.states(dice))
     for state, value in exact.items():
-        assert sol.value(state) == pytest.approx(float(value), rel=1e-13, abs=1e-13)
+        assert sol.value_at(state) == pytest.approx(float(value), rel=1e-13, abs=1e-13)
 
 
 @pytest.mark.parametrize("dice", [(6,), (6, 8), (6, 6, 8), (3, 3, 4)], ids=str)
@@ -44,7 +44,7 @@ def test_solve_five_dice_against_the_papers_algorithm():
     dice = (6, 6, 6, 8, 10)
     ref = reference.paper_precompute(dice, exact=False)
     sol = badg.solve(dice)
-    assert max(abs(sol.value(s) - v) for s, v in ref.items()) < 1e-11
+    assert max(abs(sol.value_at(s) - v) for s, v in ref.items()) < 1e-11
 
 
 @given(st.lists(st.integers(2, 5), min_size=1, max_size=5))
@@ -93,13 +93,13 @@ def test_solution_tables_number_the_states(standard):
     sizes = t.sizes.tolist()
     for state in badg.states():
         index = sum(state.count(s) * stride for s, stride in zip(sizes, t.strides.tolist(), strict=True))
-        assert standard.V[index] == standard.value(state)
+        assert standard.V[index] == standard.value_at(state)
         assert t.state_counts[index].tolist() == [state.count(s) for s in sizes]
     assert np.all(np.diff(t.state_counts[t.order].sum(axis=1)) >= 0)  # fewest dice first
 
 
 def test_values_monotone_in_added_dice(standard):
-    values = standard.values()
+    values = standard.values
     worth_more_than_its_top_face = []
     for state, value in values.items():
         for extra in set(badg.STANDARD):
@@ -116,15 +116,15 @@ def test_optimal_beats_every_heuristic_everywhere(standard):
     for fallback in badg.FALLBACKS:
         ev = badg.evaluate(badg.heuristic_policy(fallback))
         for state, value in ev.values.items():
-            assert standard.value(state) >= float(value) - 1e-9
+            assert standard.value_at(state) >= float(value) - 1e-9
         assert standard.expected_points < float(ev.expected_points)
 
 
 def test_restrictions(standard):
     never_two_low = badg.solve(restrict="no_two_low")
-    assert all(abs(never_two_low.value(s) - standard.value(s)) < 1e-9 for s in badg.states())
+    assert all(abs(never_two_low.value_at(s) - standard.value_at(s)) < 1e-9 for s in badg.states())
     take_max = badg.solve(restrict="take_max_faces")
-    assert all(take_max.value(s) <= standard.value(s) + 1e-9 for s in badg.states())
+    assert all(take_max.value_at(s) <= standard.value_at(s) + 1e-9 for s in badg.states())
     assert take_max.expected_points > standard.expected_points + 0.1
     assert badg.RESTRICTIONS == (None, "take_max_faces", "no_two_low")
 
@@ -135,7 +135,7 @@ def test_leaving_a_maximum_face_is_sometimes_optimal_exactly():
     assert len(options) == 2**4 - 1
     best = max(options.values())
     assert [sub for sub, v in options.items() if v == best] == [(3,)]  # take the 10, leave the 6
-    assert badg.solve(state).best_take(state, roll) == (3,)
+    assert badg.solve(state).best_action((state, roll)) == (3,)
 
 
 def test_paper_take_values_keeps_the_positions_of_an_unsorted_state():
@@ -146,12 +146,12 @@ def test_paper_take_values_keeps_the_positions_of_an_unsorted_state():
 
 @given(st.data())
 @settings(max_examples=40, deadline=None)
-def test_best_take_is_the_best_of_all_subsets(data):
+def test_best_action_is_the_best_of_all_subsets(data):
     sol = badg.solve((6, 6, 8, 10))
     state = data.draw(st.sampled_from([s for s in badg.states(sol.dice) if s]))
     roll = tuple(data.draw(st.integers(1, s)) for s in state)
-    options = reference.paper_take_values(state, roll, values=sol.values())
-    assert options[sol.best_take(state, roll)] == pytest.approx(max(options.values()), abs=1e-12)
+    options = reference.paper_take_values(state, roll, values=sol.values)
+    assert options[sol.best_action((state, roll))] == pytest.approx(max(options.values()), abs=1e-12)
 
 
 @pytest.mark.parametrize("dice", [(6, 6, 8), (4, 8, 8, 8), (2, 6, 6, 6), (3, 3, 4, 4)], ids=str)
@@ -203,13 +203,13 @@ def test_simulation_agrees_with_exact_evaluation():
     policy = badg.heuristic_policy()
     ev = badg.evaluate(policy)
     res = badg.simulate(policy, 100_000, seed=3)
-    assert abs(res.mean_points - float(ev.expected_points)) < 4 * res.stderr
-    assert res.distribution.sum() == 100_000 and res.distribution.size == 88
-    assert abs(res.mean_misfortunes - float(ev.expected_misfortunes)) < 4 * res.misfortunes_stderr
-    assert abs(res.p_zero - float(ev.p_zero)) < 4 * math.sqrt(float(ev.p_zero) / 100_000)
+    assert abs(res.mean("points") - float(ev.expected_points)) < 4 * res.stderr("points")
+    assert res.n == res.counts("points").sum() == 100_000 and res.counts("points").size <= 88
+    assert abs(res.mean("misfortunes") - float(ev.expected_misfortunes)) < 4 * res.stderr("misfortunes")
+    assert abs(res.share("points", 0) - float(ev.p_zero)) < 4 * math.sqrt(float(ev.p_zero) / 100_000)
     small = badg.simulate(policy, 50_000, seed=1, dice=(6, 6, 8))
     exact = badg.evaluate(policy, (6, 6, 8))
-    assert abs(small.mean_points - float(exact.expected_points)) < 4 * small.stderr
+    assert abs(small.mean("points") - float(exact.expected_points)) < 4 * small.stderr("points")
 
 
 def test_simulation_chunking_plays_every_game_and_is_reproducible():
@@ -217,11 +217,12 @@ def test_simulation_chunking_plays_every_game_and_is_reproducible():
     one = badg.simulate(policy, 10_001, seed=4, dice=(6, 8, 10), chunk=3_000)
     again = badg.simulate(policy, 10_001, seed=4, dice=(6, 8, 10), chunk=3_000)
     other_seed = badg.simulate(policy, 10_001, seed=5, dice=(6, 8, 10), chunk=3_000)
-    assert one.distribution.sum() == 10_001  # four chunks, the last of 1 game
-    assert np.array_equal(one.distribution, again.distribution) and one.mean_points == again.mean_points
-    assert not np.array_equal(one.distribution, other_seed.distribution)
-    points = np.arange(one.distribution.size)
-    assert one.mean_points == pytest.approx((points * one.distribution).sum() / 10_001, rel=1e-12)
+    assert one.counts("points").sum() == one["misfortunes"].size == 10_001  # four chunks, the last of 1 game
+    assert np.array_equal(one["points"], again["points"]) and one.mean("points") == again.mean("points")
+    assert np.array_equal(one["misfortunes"], again["misfortunes"]) and one.seed == 4
+    assert not np.array_equal(one["points"], other_seed["points"])
+    counts = one.counts("points")
+    assert one.mean("points") == pytest.approx((np.arange(counts.size) * counts).sum() / 10_001, rel=1e-12)
 
 
 def test_paper_formulas_as_printed():
@@ -244,17 +245,17 @@ def test_paper_formulas_as_printed():
         (lambda: badg.solve((6, 1)), "die size must be >= 2"),
         (lambda: badg.solve((6, 6.5)), "must be an integer"),
         (lambda: badg.solve(restrict="never"), "restrict must be one of"),
-        (lambda: badg.solve((6, 8)).value((6, 6)), "is not a set of dice"),
-        (lambda: badg.solve((6, 8)).best_take((6, 8), (6,)), "one face for each"),
-        (lambda: badg.solve((6, 8)).best_take((6, 8), (7, 1)), "shows 7 on a die with 6 sides"),
-        (lambda: badg.solve((6, 8)).best_take((6, 8), (0, 1)), "face must be >= 1"),
+        (lambda: badg.solve((6, 8)).value_at((6, 6)), "is not a set of dice"),
+        (lambda: badg.solve((6, 8)).best_action(((6, 8), (6,))), "one face for each"),
+        (lambda: badg.solve((6, 8)).best_action(((6, 8), (7, 1))), "shows 7 on a die with 6 sides"),
+        (lambda: badg.solve((6, 8)).best_action(((6, 8), (0, 1))), "face must be >= 1"),
         (lambda: badg.count_rolls((6,), distinct="no"), "distinct must be True or False"),
         (lambda: badg.heuristic_policy("random"), "fallback must be one of"),
         (lambda: badg.evaluate(lambda s, r: (), (6, 6)), "not a legal take"),
         (lambda: badg.evaluate(lambda s, r: (5,), (6, 6)), "not a legal take"),
-        (lambda: badg.simulate(badg.heuristic_policy(), 0, 1), "n_games must be >= 1"),
+        (lambda: badg.simulate(badg.heuristic_policy(), 0, seed=1), "n must be >= 1"),
         (
-            lambda: badg.simulate(badg.heuristic_policy(), 9, 1, progress="on"),
+            lambda: badg.simulate(badg.heuristic_policy(), 9, seed=1, progress="on"),
             "progress must be True or False",
         ),
         (lambda: reference.paper_precompute((6,), exact="yes"), "exact must be True or False"),
@@ -273,4 +274,31 @@ def test_bad_types():
     with pytest.raises(TypeError):
         badg.evaluate(42)
     with pytest.raises(TypeError):
-        badg.simulate(lambda s, r: (0,), 10, 1)
+        badg.simulate(lambda s, r: (0,), 10, seed=1)
+
+
+@pytest.mark.parametrize("solver", [badg.solve, badg.solve_to_win, stopping.solve_stopping])
+def test_solvers_follow_the_protocol(solver):
+    from dicelab.core.solution import Solved
+
+    sol = solver(**solver.__example__)
+    assert isinstance(sol, Solved)
+    assert sol.value_at(sol.start) == sol.value
+    assert all(sol.value_at(state) == value for state, value in sol.values.items())
+    decisions = list(sol.policy)
+    assert len(decisions) == len(sol.policy) == len(set(decisions))
+    assert all(sol.policy[state] == sol.best_action(state) for state in decisions)
+
+
+def test_policy_maps_every_decision_of_a_small_game():
+    sol = badg.solve((6, 6, 8))
+    decisions = list(sol.policy)
+    assert len(decisions) == sum(badg.count_rolls(state) for state in badg.states((6, 6, 8)) if state)
+    assert ((6, 8), (5, 2)) in sol.policy and ((6, 8), (7, 2)) not in sol.policy
+    # any order of the faces of one size is the same decision
+    assert sol.policy[(6, 6, 8), (2, 5, 7)] == sol.best_action(((6, 6, 8), (2, 5, 7)))
+    with pytest.raises(KeyError):
+        sol.policy[(6, 8), (7, 2)]
+    win = badg.solve_to_win((6, 8), target=3)
+    assert win.start == ((6, 8), 0) and win.values[win.start] == win.value
+    assert ((6, 8), 0, (5, 2)) in win.policy and ((6, 8), 1, (5, 2)) not in win.policy

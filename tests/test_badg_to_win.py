@@ -24,7 +24,7 @@ def _utilities(dice):
     out = [badg.threshold_utility(t, dice) for t in range(X + 1)]
     opp = reference.exact_points_distribution(dice)
     out.append(badg.lowest_utility([opp], dice))
-    out.append(badg.lowest_utility([opp, opp], dice, ties="lose"))
+    out.append(badg.lowest_utility([opp, opp], dice, tie=0))
     return out
 
 
@@ -39,7 +39,7 @@ def test_win_values_equal_the_brute_force_over_every_subset(dice):
             for x in range(badg.max_points(dice) - sum(d - 1 for d in s) + 1)
         }
         for (state, x), v in exact.items():
-            assert sol.value_at(state, x) == pytest.approx(float(v), rel=1e-12, abs=1e-14)
+            assert sol.value_at((state, x)) == pytest.approx(float(v), rel=1e-12, abs=1e-14)
 
 
 @pytest.mark.parametrize("dice", BRUTE_GAMES[:3], ids=str)
@@ -133,8 +133,8 @@ def test_lowest_utility_against_equal_opponents_is_fair():
         u = badg.lowest_utility([p] * n, dice)
         assert sum(q * v for q, v in zip(p, u, strict=True)) == Fraction(1, n + 1)
         win, lose = (
-            badg.lowest_utility([p] * n, dice, ties="win"),
-            badg.lowest_utility([p] * n, dice, ties="lose"),
+            badg.lowest_utility([p] * n, dice, tie=1),
+            badg.lowest_utility([p] * n, dice, tie=0),
         )
         assert all(a <= b <= c for a, b, c in zip(lose, u, win, strict=True))
     assert badg.solve_to_win(dice, utility=badg.lowest_utility([p], dice)).value > 0.5  # knows p, plays to it
@@ -144,12 +144,14 @@ def test_lowest_utility_by_counting_every_opponent_outcome():
     dice = (3, 3)
     q1 = [Fraction(1, 3), Fraction(1, 3), 0, Fraction(1, 3)]
     q2 = [Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]
-    for ties, share in [
-        ("split", lambda j: Fraction(1, j + 1)),
-        ("win", lambda j: 1),
-        ("lose", lambda j: int(j == 0)),
+    for tie, share in [
+        (0.5, lambda j: Fraction(1, j + 1)),
+        (1, lambda j: 1),
+        (0, lambda j: int(j == 0)),
+        (Fraction(1, 3), lambda j: Fraction(1, 1 + 2 * j)),  # a lot: weight 1/3 against 2/3 each
+        (0.75, lambda j: Fraction(3, 3 + j)),
     ]:
-        u = badg.lowest_utility([q1, q2], dice, ties=ties)
+        u = badg.lowest_utility([q1, q2], dice, tie=tie)
         for x in range(badg.max_points(dice) + 1):
             want = Fraction(0)
             for y1, y2 in itertools.product(range(len(q1)), range(len(q2))):
@@ -159,7 +161,7 @@ def test_lowest_utility_by_counting_every_opponent_outcome():
 
 
 def _brute_differences(win, dice):
-    """Every (state, points, multiset roll) where best_take differs from the expected-points take."""
+    """Every (state, points, multiset roll) where best_action differs from the expected-points take."""
     X = badg.max_points(dice)
     count = 0
     for state in badg.states(dice):
@@ -186,20 +188,20 @@ def test_differences_count_every_decision_where_the_takes_differ(dice, target):
     assert probs == sorted(probs, reverse=True) and all(p > 0 for p in probs)
     assert 0 < diff.expected_count and sum(probs) <= diff.expected_count + 1e-12
     for d in diff.examples:
-        assert d.win_take == win.best_take(d.state, d.points, d.roll) != d.expected_take
+        assert d.win_take == win.best_action((d.state, d.points, d.roll)) != d.expected_take
         assert d.win_values[0] > d.win_values[1]  # the win take is strictly better for the target
         assert d.expected_points[0] >= d.expected_points[1] - 1e-12  # and never better on points
         assert "to win" in str(d) and "on points" in str(d)
 
 
-def test_take_values_and_best_take_read_the_win_values():
+def test_take_values_and_best_action_read_the_win_values():
     win = badg.solve_to_win((6, 8), target=3)
     # roll d6:3 d8:8 with nothing scored: take both for 3 points, sure to make the target
     values = win.take_values((6, 8), 0, (3, 8))
-    assert values[(0, 1)] == 1.0 and win.best_take((6, 8), 0, (3, 8)) == (0, 1)
-    assert badg.solve((6, 8)).best_take((6, 8), (3, 8)) == (1,)
-    assert win.value_at((), 3) == 1.0 and win.value_at((), 4) == 0.0
-    assert win.value_at((6,), 0) == pytest.approx(4 / 6)  # faces 3..6 keep within 3 points
+    assert values[(0, 1)] == 1.0 and win.best_action(((6, 8), 0, (3, 8))) == (0, 1)
+    assert badg.solve((6, 8)).best_action(((6, 8), (3, 8))) == (1,)
+    assert win.value_at(((), 3)) == 1.0 and win.value_at(((), 4)) == 0.0
+    assert win.value_at(((6,), 0)) == pytest.approx(4 / 6)  # faces 3..6 keep within 3 points
 
 
 @pytest.mark.slow

@@ -133,7 +133,7 @@ CARDS = [((6, 8, 10), (6, 1, 3)), ((6, 6, 6, 12), (2, 6, 6, 7)), ((8,), (3,))]
 def test_strategy_card_agrees_with_the_solver(state, roll):
     sol = badg.solve(state)
     card = explore.strategy_card(state, roll)
-    assert card[0].positions == sol.best_take(state, roll) and card[0].cost == 0
+    assert card[0].positions == sol.best_action((state, roll)) and card[0].cost == 0
     assert all(t.cost >= 0 for t in card) and len(card) == len(sol.take_values(state, roll))
     for t in card:
         left = list(state)

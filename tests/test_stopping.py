@@ -1,6 +1,7 @@
 """Tests of dicelab.badg.stopping: the one-die game, exactly."""
 
 import itertools
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -104,3 +105,55 @@ def test_long_games_do_not_hit_a_recursion_limit():
     value = stopping.optimal_value(6, 10_000)
     assert 6 - value < Fraction(1, 10**12) and value < 6
     assert stopping.max_reject(6, 10_000) == 5
+
+
+def _brute_force_play(s, r):
+    """Values, and the rolls used and faces kept, by playing every sequence of ``r`` faces.
+
+    ``V[k]`` is the optimal value with ``k`` rolls left, by its definition (take the face or go on,
+    whichever is worth more); a face equal to the value of going on is taken.
+    """
+    V = {1: Fraction(s + 1, 2)}
+    for k in range(2, r + 1):
+        V[k] = sum((max(Fraction(f), V[k - 1]) for f in range(1, s + 1)), Fraction(0)) / s
+    rolls_used, face_kept = Counter(), Counter()
+    weight = Fraction(1, s**r)  # each sequence of r faces (the faces after the kept one unused)
+    for faces in itertools.product(range(1, s + 1), repeat=r):
+        for i, f in enumerate(faces, start=1):
+            if i == r or f >= V[r - i]:
+                rolls_used[i] += weight
+                face_kept[f] += weight
+                break
+    return V, rolls_used, face_kept
+
+
+@pytest.mark.parametrize(("s", "r"), [(s, r) for s in range(2, 8) for r in range(1, 6) if s**r <= 20_000])
+def test_solve_stopping_play_matches_every_roll_sequence(s, r):
+    V, rolls_used, face_kept = _brute_force_play(s, r)
+    game = stopping.solve_stopping(s, r)
+    assert game.start == (s, r) and game.value == V[r]
+    assert all(game.value_at((s, k)) == V[k] for k in range(1, r + 1))
+    assert game.rolls_used == {i: rolls_used[i] for i in range(1, r + 1)}
+    assert game.face_kept == {f: face_kept[f] for f in range(1, s + 1)}
+    assert sum(game.rolls_used.values()) == sum(game.face_kept.values()) == 1
+    assert sum(f * p for f, p in game.face_kept.items()) == game.value  # the mean face kept is E(r, s)
+    assert game.expected_rolls == sum(i * p for i, p in rolls_used.items())
+    assert all(game.best_action((s, k)) == stopping.max_reject(s, k) for k in range(1, r + 1))
+
+
+@given(st.integers(2, 60), st.integers(1, 40))
+def test_solve_stopping_distributions_are_probabilities(s, r):
+    game = stopping.solve_stopping(s, r)
+    assert sum(game.rolls_used.values()) == sum(game.face_kept.values()) == 1
+    assert all(p >= 0 for p in [*game.rolls_used.values(), *game.face_kept.values()])
+    assert sum(f * p for f, p in game.face_kept.items()) == game.value == stopping.optimal_value(s, r)
+    assert game.policy == {(s, k): stopping.max_reject(s, k) for k in range(1, r + 1)}
+    # faces at or below the first cutoff are kept only when later rolls fall as low
+    assert all(game.face_kept[f] <= game.face_kept[f + 1] for f in range(1, s))
+
+
+def test_solve_stopping_refuses_states_of_another_game():
+    game = stopping.solve_stopping(6, 3)
+    for state in [(6, 0), (6, 4), (8, 2), [6, 2], (6, 2.0), (6, True), None]:
+        with pytest.raises(ValueError, match="state must be"):
+            game.value_at(state)

@@ -114,11 +114,11 @@ def test_multiset_rolls_weigh_every_ordered_roll(s, a):
 def test_solver_values_and_takes_are_sane(case, restrict):
     dice, state, roll = case
     sol = badg.solve(list(dice), restrict=restrict)
-    for sub, value in sol.values().items():
+    for sub, value in sol.values.items():
         assert len(sub) - 1e-9 <= value <= sum(sub) + 1e-9
         assert sol.points(sub) == sum(sub) - value >= -1e-9
     options = sol.take_values(state, roll)
-    best = sol.best_take(state, roll)
+    best = sol.best_action((state, roll))
     assert best in options and all(0 <= p < len(state) for t in options for p in t)
     assert check_roll(sol.game, state, roll) == (tuple(state), tuple(roll))
     assert solver_tables(sol.game).prob.sum() > 0
@@ -137,11 +137,11 @@ def test_policy_statistics_are_probabilities(dice):
 def test_the_papers_algorithm_agrees(dice):
     exact = reference.paper_precompute(dice, exact=True, as_printed=False)
     sol = badg.solve(dice)
-    assert all(abs(sol.value(s) - float(v)) < 1e-12 for s, v in exact.items())
+    assert all(abs(sol.value_at(s) - float(v)) < 1e-12 for s, v in exact.items())
     stats = reference.exact_policy_statistics(dice)
     assert 0 <= stats.p_zero <= 1
     state, roll = list(reversed(dice)), [1] * len(dice)
-    by_subset = reference.paper_take_values(state, roll, values=sol.values())
+    by_subset = reference.paper_take_values(state, roll, values=sol.values)
     assert len(by_subset) == 2 ** len(dice) - 1
 
 
@@ -174,9 +174,10 @@ def test_heuristic_evaluation_is_sane(dice, fallback):
 @given(DICE, st.integers(1, 300), st.integers(0, 2**40), st.integers(1, 500))
 @settings(max_examples=15, deadline=None)
 def test_simulation_counts_every_game(dice, n_games, seed, chunk):
-    res = badg.simulate(badg.heuristic_policy(), n_games, seed, dice=dice, chunk=chunk, progress=False)
-    assert res.distribution.sum() == n_games == res.n_games and 0 <= res.p_zero <= 1
-    assert 0 <= res.mean_points <= sum(s - 1 for s in dice) and res.stderr >= 0
+    res = badg.simulate(badg.heuristic_policy(), n_games, seed=seed, dice=dice, chunk=chunk, progress=False)
+    assert res.counts("points").sum() == n_games == res.n and 0 <= res.share("points", 0) <= 1
+    assert 0 <= res.mean("points") <= sum(s - 1 for s in dice)
+    assert n_games == 1 or res.stderr("points") >= 0
 
 
 # --------------------------------------------------------------------------- the strategy card
@@ -207,8 +208,8 @@ def test_play_to_win_accepts_every_small_game_and_target(dice, where, numpy_ints
     assert win.value >= expected[: target + 1].sum() - 1e-12
     game, state, roll = data.draw(state_and_roll(st.just(tuple(dice))))
     points = data.draw(st.integers(0, X - sum(s - 1 for s in state)))
-    take = win.best_take(state, points, roll)
-    assert take in win.take_values(state, points, roll) and 0 <= win.value_at(state, points) <= 1
+    take = win.best_action((state, points, roll))
+    assert take in win.take_values(state, points, roll) and 0 <= win.value_at((state, points)) <= 1
     diff = win.differences(2)
     assert diff.count >= len(diff.examples) and diff.expected_count >= 0
 
@@ -217,8 +218,8 @@ def test_play_to_win_accepts_every_small_game_and_target(dice, where, numpy_ints
 @FEW
 def test_lowest_utility_accepts_any_opponents(dice, weights):
     opponents = [[Fraction(w, sum(ws)) for w in ws] if sum(ws) else [1] for ws in weights]
-    for ties in badg.TIES:
-        u = badg.lowest_utility(opponents, dice, ties=ties)
+    for tie in (0, 0.25, 0.5, Fraction(2, 3), 1):
+        u = badg.lowest_utility(opponents, dice, tie=tie)
         assert len(u) == badg.max_points(dice) + 1 and all(0 <= v <= 1 for v in u)
         assert all(a >= b for a, b in itertools.pairwise(u))
     assert 0 <= badg.solve_to_win(dice, utility=u).value <= 1

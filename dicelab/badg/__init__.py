@@ -18,17 +18,25 @@ take
     showing ``p`` scores ``p`` -- equivalently ``s - p`` b.a.d.g. points, which
     the player wants few of. Maximising the face sum is the same game.
 
+The solvers (:func:`solve`, :func:`solve_to_win`, :func:`~dicelab.badg.stopping.solve_stopping`)
+answer the questions of :mod:`dicelab.core.solution`: ``start``, ``value``, ``value_at(state)``,
+``values``, ``best_action(state)`` and ``policy``; a decision state holds the roll,
+``(dice, roll)`` (``(dice, points, roll)`` playing to win).
+
 Modules
 -------
+``stopping``    the one-die game (Section 2): :func:`~dicelab.badg.stopping.solve_stopping`, ``E(r, s)``
 ``state``       the states and their roll counts (Section 3)
 ``tables``      the roll tables the exact solver reads, built once per game
 ``solver``      the exact optimal strategy (:func:`solve`) and its statistics
 ``heuristic``   the paper's parallel-games strategy and exact policy evaluation (Section 4)
 ``to_win``      play to win: the strategy maximising ``P(bad points <= t)`` (or any nonincreasing
-                utility of the final bad points)
-``scores``      final-score distributions of both strategies, and where they part
-``simulation``  Monte Carlo play of that strategy (Section 5)
-``reference``   the paper's methods literally (``paper_*``) and exact checks (``exact_*``)
+                utility of the final bad points), and where it parts from the expected-points one
+``scores``      final-score distributions of both strategies
+``simulation``  Monte Carlo play of that strategy (Section 5), a :class:`~dicelab.core.sample.Sample`
+``reference``   the paper's methods literally (``paper_*``) and exact checks (``exact_*``); not
+                imported by the package: ``from dicelab.badg import reference``
+``_common``     the internals the modules share (private)
 ``_kernels``    the numba kernels behind ``solver``
 ``_win_kernels`` the numba kernels behind ``to_win``
 
@@ -51,21 +59,21 @@ from dicelab.badg.tables import SolverTables
 
 # the paper's parallel-games strategy, evaluated exactly and simulated
 from dicelab.badg.heuristic import FALLBACKS, Evaluation, HeuristicPolicy, evaluate, heuristic_policy
-from dicelab.badg.simulation import SimulationResult, simulate
+from dicelab.badg.simulation import simulate
 
 # play to win: the strategy for a target or a utility, final-score distributions
 from dicelab.badg.to_win import (
-    TIES,
     WinSolution,
     lowest_utility,
     max_points,
     solve_to_win,
     threshold_utility,
 )
-from dicelab.badg.scores import Decision, Differences, points_distribution
+from dicelab.badg.to_win import Decision, Differences
+from dicelab.badg.scores import points_distribution
 
-# the paper's methods literally, and exact cross-checks: dicelab.badg.reference
-from dicelab.badg import reference
+# the paper's methods literally, and exact cross-checks, are imported on their own:
+# ``from dicelab.badg import reference``
 
 __all__ = [
     # the game and its states
@@ -86,17 +94,13 @@ __all__ = [
     "evaluate",
     "Evaluation",
     "simulate",
-    "SimulationResult",
     # play to win
     "max_points",
     "threshold_utility",
     "lowest_utility",
-    "TIES",
     "solve_to_win",
     "WinSolution",
     "points_distribution",
     "Differences",
     "Decision",
-    # paper_* and exact_*
-    "reference",
 ]

@@ -16,18 +16,19 @@ import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dicelab.badg import stopping
-from dicelab.badg.state import (
-    STANDARD,
-    Game,
+from dicelab.badg._common import (
     _capped,
+    _check_optimal_cost,
     _float,
     _log2_comb,
+    _max_reject,
     _multiset_rolls,
+    _optimal,
     _shown,
-    check_roll,
 )
+from dicelab.badg.state import DICE, STANDARD, Game, check_roll
 from dicelab.core.checks import check_choice, check_cost, check_int
+from dicelab.core.spec import OneOf, validated
 
 __all__ = ["FALLBACKS", "HeuristicPolicy", "heuristic_policy", "Evaluation", "evaluate"]
 
@@ -86,11 +87,11 @@ class HeuristicPolicy:
         4
         """
         s, dice_left = check_int("s", s, 2), check_int("dice_left", dice_left, 1)
-        stopping._check_optimal_cost("dice_left", dice_left, s, dice_left - 1)
+        _check_optimal_cost("dice_left", dice_left, s, dice_left - 1)
         return self._reject_up_to(s, dice_left)
 
     def _reject_up_to(self, s: int, dice_left: int) -> int:
-        return stopping._max_reject(s, dice_left)
+        return _max_reject(s, dice_left)
 
     def score(self, s: int, face: int, dice_left: int) -> Fraction:
         """Fallback score of a die in a misfortune (the lowest score is taken).
@@ -116,12 +117,12 @@ class HeuristicPolicy:
         s = check_int("s", s, 2)
         face = check_int("face", face, 1, s)
         dice_left = check_int("dice_left", dice_left, 2 if self.fallback == "regret" else 1)
-        stopping._check_optimal_cost("dice_left", dice_left, s, dice_left - 1)
+        _check_optimal_cost("dice_left", dice_left, s, dice_left - 1)
         return self._score(s, face, dice_left)
 
     def _score(self, s: int, face: int, dice_left: int) -> Fraction:
         if self.fallback == "regret":
-            return stopping._optimal(s, dice_left - 1) - face
+            return _optimal(s, dice_left - 1) - face
         if self.fallback == "points":
             return Fraction(s - face)
         return Fraction(-face)
@@ -149,7 +150,7 @@ class HeuristicPolicy:
         (2,)
         """
         state, roll = check_roll(Game.of(state, "state"), state, roll)
-        stopping._check_optimal_cost("state", f"{len(state)} dice", max(state), len(state) - 1)
+        _check_optimal_cost("state", f"{len(state)} dice", max(state), len(state) - 1)
         N = len(state)
         taken = tuple(p for p in range(N) if roll[p] > self._reject_up_to(state[p], N))
         if taken:
@@ -160,6 +161,7 @@ class HeuristicPolicy:
     __call__ = take
 
 
+@validated(fallback=OneOf(FALLBACKS), example={})
 def heuristic_policy(fallback: str = "regret") -> HeuristicPolicy:
     """The paper's parallel-games strategy.
 
@@ -349,6 +351,7 @@ def _evaluate_rolls(policy, game: Game) -> Evaluation:
     return Evaluation(start, sum(start) - V[start], V[start], Z[start], None, dict(V))
 
 
+@validated(dice=DICE, example={"policy": HeuristicPolicy(), "dice": (6, 6)})
 def evaluate(policy, dice=STANDARD) -> Evaluation:
     """Exact expected points of a policy, by the same dynamic program (policy evaluation).
 
@@ -412,7 +415,7 @@ def _check_heuristic_cost(game: Game) -> None:
     steps = per_op * G * combos + misfortunes
     memory = n_states * (3 * (bits / 4 + 100) + 8 * G + 200)
     check_cost("dice", _shown(game), memory=memory, steps=steps, what="the exact heuristic evaluation")
-    stopping._check_optimal_cost("dice", _shown(game), max(game.sizes), n_dice)
+    _check_optimal_cost("dice", _shown(game), max(game.sizes), n_dice)
 
 
 def _check_rolls_cost(game: Game) -> None:

@@ -25,9 +25,19 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from dicelab.badg import stopping
+from dicelab.badg._common import (
+    _capped,
+    _check_optimal_cost,
+    _check_power_sum_cost,
+    _check_utility,
+    _float,
+    _shown,
+)
 from dicelab.badg.solver import PolicyStatistics
-from dicelab.badg.state import Game, _capped, _float, _shown, check_dice, check_roll, states
-from dicelab.core.checks import check_bool, check_cost, check_int
+from dicelab.badg.state import DICE, Game, check_roll, states
+from dicelab.badg.to_win import max_points
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import Bool, Int, validated
 
 __all__ = [
     "paper_expected_max",
@@ -41,6 +51,7 @@ __all__ = [
 ]
 
 
+@validated(s=Int(2), r=Int(1), example={"s": 6, "r": 2})
 def paper_expected_max(s: int, r: int) -> Fraction:
     """Eq. (4) as printed: ``sum_k k [k^r - (k-1)^r] / s`` (the denominator should be ``s^r``).
 
@@ -61,11 +72,11 @@ def paper_expected_max(s: int, r: int) -> Fraction:
     >>> paper_expected_max(6, 2), stopping.expected_max(6, 2)
     (Fraction(161, 6), Fraction(161, 36))
     """
-    s, r = check_int("s", s, 2), check_int("r", r, 1)
-    stopping._check_power_sum_cost(s, r)
+    _check_power_sum_cost(s, r)
     return sum((k * Fraction(k**r - (k - 1) ** r, s) for k in range(1, s + 1)), Fraction(0))
 
 
+@validated(s=Int(2), r=Int(1), example={"s": 6, "r": 3})
 def paper_max_strategy_reject(s: int, r: int) -> int:
     """Highest face rolled again by the paper's (wrong) expected-maximum rule (Section 2.1).
 
@@ -89,13 +100,13 @@ def paper_max_strategy_reject(s: int, r: int) -> int:
     >>> paper_max_strategy_reject(50, 3), stopping.max_reject(50, 3)  # the rule rolls again too often
     (33, 31)
     """
-    s, r = check_int("s", s, 2), check_int("r", r, 1)
     if r == 1:
         return 0
-    stopping._check_power_sum_cost(s, r - 1)
+    _check_power_sum_cost(s, r - 1)
     return math.ceil(stopping.expected_max(s, r - 1)) - 1
 
 
+@validated(s=Int(2), r=Int(2), example={"s": 6, "r": 3})
 def paper_cutoff(s: int, r: int) -> int:
     """The cutoff as Section 2.3 defines it: ``c(r, s) = floor(E(r-1, s)) - 1``.
 
@@ -118,8 +129,7 @@ def paper_cutoff(s: int, r: int) -> int:
     >>> paper_cutoff(6, 2), stopping.max_reject(6, 2)  # floor(3.5) - 1 = 2, but Fig. 4 rejects up to 3
     (2, 3)
     """
-    s, r = check_int("s", s, 2), check_int("r", r, 2)
-    stopping._check_optimal_cost("r", r, s, r - 1)
+    _check_optimal_cost("r", r, s, r - 1)
     return math.floor(stopping.optimal_value(s, r - 1)) - 1
 
 
@@ -159,6 +169,7 @@ def _check_precompute_cost(game: Game, name: str, passes: int = 1) -> None:
     check_cost(name, _shown(game), memory=memory, steps=steps, what="the paper's algorithm, every subset")
 
 
+@validated(dice=DICE, exact=Bool(), as_printed=Bool(), example={"dice": (6,)})
 def paper_precompute(
     dice, exact: bool = True, *, as_printed: bool = False
 ) -> dict[tuple[int, ...], Fraction | float]:
@@ -193,8 +204,7 @@ def paper_precompute(
     >>> paper_precompute((6,), as_printed=True)[(6,)]  # (1 + ... + 6) / (1/6), not 7/2
     Fraction(126, 1)
     """
-    one = Fraction(1) if check_bool("exact", exact) else 1.0
-    divide = check_bool("as_printed", as_printed)
+    one, divide = Fraction(1) if exact else 1.0, as_printed
     _check_precompute_cost(Game.of(dice), "dice")
     E: dict[tuple[int, ...], Fraction | float] = {}
     for state in states(dice):
@@ -268,6 +278,7 @@ def _check_values(values, dice) -> Mapping:
     return values
 
 
+@validated(dice=DICE, example={"dice": (6, 6)})
 def exact_policy_statistics(dice) -> PolicyStatistics:
     """:meth:`Solution.policy_statistics <dicelab.badg.Solution.policy_statistics>` in exact fractions.
 
@@ -289,7 +300,6 @@ def exact_policy_statistics(dice) -> PolicyStatistics:
     >>> exact_policy_statistics((6, 8)).p_zero
     Fraction(1, 24)
     """
-    dice = check_dice(dice)
     _check_precompute_cost(Game.of(dice), "dice", passes=2)
     E = paper_precompute(dice)
     reach = dict.fromkeys(E, Fraction(0))
@@ -349,6 +359,7 @@ def _check_win_cost(game: Game, X: int) -> None:
     _check_precompute_cost(game, "dice", passes=X + 2)
 
 
+@validated(dice=DICE, example={"dice": (6,), "utility": [1, 1, 1, 0, 0, 0]})
 def exact_win_values(dice, utility) -> dict[tuple[tuple[int, ...], int], Fraction]:
     """The win values of :func:`~dicelab.badg.solve_to_win` in exact fractions, over every subset.
 
@@ -374,9 +385,6 @@ def exact_win_values(dice, utility) -> dict[tuple[tuple[int, ...], int], Fractio
     >>> exact_win_values((6, 8), threshold_utility(3, (6, 8)))[(6, 8), 0]  # P(at most 3 points)
     Fraction(487, 1152)
     """
-    from dicelab.badg.to_win import _check_utility, max_points
-
-    dice = check_dice(dice)
     X = max_points(dice)
     game = Game.of(dice)
     _check_win_cost(game, X)
@@ -398,6 +406,7 @@ def exact_win_values(dice, utility) -> dict[tuple[tuple[int, ...], int], Fractio
     return W
 
 
+@validated(dice=DICE, example={"dice": (6,)})
 def exact_points_distribution(dice, utility=None) -> tuple[Fraction, ...]:
     """The distribution of the final bad points under a policy, in exact fractions.
 
@@ -427,9 +436,6 @@ def exact_points_distribution(dice, utility=None) -> tuple[Fraction, ...]:
     >>> sum(p[:4]), sum(x * q for x, q in enumerate(p))  # P(at most 3), expected bad points
     (Fraction(487, 1152), Fraction(55, 12))
     """
-    from dicelab.badg.to_win import max_points
-
-    dice = check_dice(dice)
     X = max_points(dice)
     game = Game.of(dice)
     _check_win_cost(game, X)

@@ -14,14 +14,28 @@ paper's algorithm with exact fractions, for small games and for checking.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from dicelab.badg import _kernels
-from dicelab.badg.state import STANDARD, Game, _float, _shown, check_roll, states
-from dicelab.badg.tables import SolverTables, _build_tables, _check_solver_cost, _kernel_steps
-from dicelab.core.checks import check_choice, check_cost
+from dicelab.badg._common import (
+    _check_solver_cost,
+    _float,
+    _group_rolls,
+    _kernel_steps,
+    _n_group_rolls,
+    _named,
+    _parts,
+    _Policy,
+    _shown,
+)
+from dicelab.badg.state import DICE, STANDARD, Game, check_roll, states
+from dicelab.badg.tables import SolverTables, solver_tables
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import OneOf, validated
 
 __all__ = ["RESTRICTIONS", "Solution", "PolicyStatistics", "solve"]
 
@@ -74,8 +88,11 @@ class Solution:
     tables : SolverTables
         The arrays the solver read, reused by :meth:`policy_statistics`.
 
-    ``expected_face_sum`` and ``expected_points`` are at the start state;
-    :meth:`value` is the optimal expected face sum from any state.
+    The solver protocol (:mod:`dicelab.core.solution`): :attr:`start` is :attr:`dice`; a *state*
+    is the dice still in play, and :attr:`value` and :meth:`value_at` are optimal expected face
+    sums (:attr:`expected_points` is ``sum(dice) - value``); :attr:`values` is :attr:`V` by state.
+    A *decision* is made after a roll: :meth:`best_action` and :attr:`policy` take the pair
+    ``(state, roll)`` and answer the positions in ``roll`` of the dice taken.
     """
 
     dice: tuple[int, ...]
@@ -85,16 +102,26 @@ class Solution:
     tables: SolverTables = field(repr=False)
 
     @property
-    def expected_face_sum(self) -> float:
-        """Optimal expected sum of the faces taken, from the start."""
+    def start(self) -> tuple[int, ...]:
+        """The state play begins in: every die, ascending (:attr:`dice`)."""
+        return self.dice
+
+    @property
+    def value(self) -> float:
+        """Optimal expected sum of the faces taken, from the start: ``value_at(start)``."""
         return float(self.V[-1])
+
+    @property
+    def expected_face_sum(self) -> float:
+        """Optimal expected sum of the faces taken, from the start (:attr:`value`, the chapter's name)."""
+        return self.value
 
     @property
     def expected_points(self) -> float:
         """Optimal expected b.a.d.g. points (``sum(s - face)``), from the start."""
         return float(sum(self.dice)) - self.expected_face_sum
 
-    def value(self, state) -> float:
+    def value_at(self, state) -> float:
         """Optimal expected face sum still to come from ``state`` (a tuple of die sizes).
 
         Parameters
@@ -108,7 +135,7 @@ class Solution:
 
         Examples
         --------
-        >>> solve((6, 8)).value((8,))
+        >>> solve((6, 8)).value_at((8,))
         4.5
         """
         return float(self.V[self.game._index(self.game.counts_in(state))])
@@ -134,16 +161,13 @@ class Solution:
         dice_sum = sum(s * c for s, c in zip(self.game.sizes, counts, strict=True))
         return float(dice_sum) - float(self.V[self.game._index(counts)])
 
+    @property
     def values(self) -> dict[tuple[int, ...], float]:
-        """``{state: value(state)}`` for every state, fewest dice first.
-
-        Returns
-        -------
-        dict
+        """``{state: value_at(state)}`` for every state, fewest dice first (:attr:`V` by state).
 
         Examples
         --------
-        >>> solve((6, 8)).values()
+        >>> solve((6, 8)).values
         {(): 0.0, (8,): 4.5, (6,): 3.5, (6, 8): 9.458333333333332}
         """
         game = self.game
@@ -192,15 +216,13 @@ class Solution:
             out[taken] = sum(roll[p] for p in taken) + float(self.V[left])
         return out
 
-    def best_take(self, state, roll) -> tuple[int, ...]:
+    def best_action(self, state) -> tuple[int, ...]:
         """The dice to remove under the optimal strategy; among equally good takes, the one taking most.
 
         Parameters
         ----------
-        state : sequence of int
-            Dice in play.
-        roll : sequence of int
-            One face per die of ``state``.
+        state : (sequence of int, sequence of int)
+            The decision state ``(dice, roll)``: the dice in play and one face per die of them.
 
         Returns
         -------
@@ -209,13 +231,38 @@ class Solution:
 
         Examples
         --------
-        >>> solve((6, 8)).best_take((6, 8), (5, 2))  # take the 5, roll the d8 again
+        >>> solve((6, 8)).best_action(((6, 8), (5, 2)))  # take the 5, roll the d8 again
         (0,)
         """
-        options = self._take_values(*check_roll(self.game, state, roll))
+        dice, roll = _parts(state, 2, "(dice, roll)")
+        options = self._take_values(*_named(state, check_roll, self.game, dice, roll))
         best = max(options.values())
         tied = [t for t, v in options.items() if v >= best - _kernels.TIE * abs(best)]
         return max(tied, key=lambda t: (len(t), [-p for p in t]))
+
+    @cached_property
+    def policy(self) -> Mapping:
+        """Optimal play: ``policy[dice, roll]`` is :meth:`best_action` ``((dice, roll))``.
+
+        A read-only mapping computed on demand; it iterates over every decision state, each
+        non-empty state with each of its rolls as a multiset (faces of each size descending).
+
+        Examples
+        --------
+        >>> policy = solve((6, 8)).policy
+        >>> len(policy), policy[(6, 8), (5, 2)]  # 8 + 6 + 48 decisions
+        (62, (0,))
+        """
+        game = self.game
+
+        def keys():
+            for state in states(self.dice):
+                counts = [(s, c) for s, c in zip(game.sizes, game.counts_in(state), strict=True) if c]
+                for roll in _group_rolls(*zip(*counts, strict=True)) if state else ():
+                    yield state, roll
+
+        size = sum(_n_group_rolls(game.sizes, game._counts_of(i)) for i in range(1, game.n_states))
+        return _Policy(self.best_action, keys, size)
 
     def policy_statistics(self) -> PolicyStatistics:
         """Facts about optimal (unrestricted) play from the start, by a forward pass over the states.
@@ -264,6 +311,7 @@ class Solution:
         return PolicyStatistics(float(zero_reach[0]), float(rolls), float(leave), acceptance)
 
 
+@validated(dice=DICE, restrict=OneOf(RESTRICTIONS), example={"dice": (6, 8)})
 def solve(dice=STANDARD, *, restrict: str | None = None) -> Solution:
     """The optimal strategy of b.a.d.g. with these dice, by dynamic programming over all states.
 
@@ -289,9 +337,8 @@ def solve(dice=STANDARD, *, restrict: str | None = None) -> Solution:
     >>> round(sol.expected_face_sum, 6), round(sol.expected_points, 6)  # 227/24 and 109/24
     (9.458333, 4.541667)
     """
-    restrict = check_choice("restrict", restrict, RESTRICTIONS)
     game = Game.of(dice)
     _check_solver_cost(game, "dice")
-    tables = _build_tables(game)
+    tables = solver_tables(game)
     V = _kernels.solve_values(tables, _RESTRICT_CODES[restrict])
     return Solution(game.dice, restrict, game, V, tables)

@@ -15,11 +15,12 @@ import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cache
 
-from dicelab.core.checks import check_bool, check_cost, check_int, check_sequence, check_str
+from dicelab.badg._common import _float, _log2_comb, _multiset_rolls, _rolls, _shown
+from dicelab.core.checks import check_cost, check_int, check_sequence, check_str
+from dicelab.core.spec import Bool, Check, Int, validated
 
-__all__ = ["STANDARD", "Game", "check_dice", "check_roll", "states", "count_rolls", "multiset_rolls"]
+__all__ = ["STANDARD", "DICE", "Game", "check_dice", "check_roll", "states", "count_rolls", "multiset_rolls"]
 
 STANDARD: tuple[int, ...] = (6,) * 12 + (8, 10, 12)
 """The standard game: twelve d6, one d8, one d10 and one d12."""
@@ -50,41 +51,11 @@ def check_dice(dice, name: str = "dice") -> tuple[int, ...]:
     return tuple(sorted(check_int(f"{name}: die size", s, 2) for s in dice))
 
 
-def _log2_comb(n: int, k: int) -> float:
-    """``log2 C(n, k)``, from the log-gamma function (exact enough for cost estimates).
-
-    Beyond floats (``n > 10^300``) it is at least ``log2(n)``, already far beyond any budget,
-    unless ``C(n, k) = 1``.
-    """
-    if k < 0 or k > n:
-        return -math.inf
-    k = min(k, n - k)
-    if k == 0:
-        return 0.0
-    if n > 10**300:
-        return k * math.log2(n)
-    if n < 2**40:
-        return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
-    # lgamma(n + 1) - lgamma(n - k + 1) cancels for large n; Stirling's formula for the pair,
-    # with a = n + 1 and b = n - k + 1: (b - 1/2) log(a / b) + k (log a - 1), log(a / b) by log1p
-    a, b = float(n + 1), float(n - k + 1)
-    log_ratio = (b - 0.5) * math.log1p(k / b) + k * (math.log(a) - 1)
-    return (log_ratio - math.lgamma(k + 1)) / math.log(2)
-
-
-def _capped(log2_value: float) -> float:
-    """``2**log2_value`` as a float, capped at ``1e300`` (a size far beyond any budget)."""
-    return 2.0 ** min(log2_value, 996.0) if log2_value > -math.inf else 0.0
-
-
-def _float(n: int) -> float:
-    """A (possibly huge) count as a float for cost estimates, capped at ``1e300``."""
-    return float(n) if n < 10**300 else 1e300
-
-
-def _rolls(s: int, a: int) -> float:
-    """How many multisets of faces ``a`` dice with ``s`` sides show: ``C(a + s - 1, s - 1)``."""
-    return _capped(_log2_comb(a + s - 1, s - 1))
+DICE = Check(
+    lambda name, value: check_dice(value, name),
+    bad=(None, "666", 6, {6: 1}, [], [1, 6], [0], [6.0], [True, 6], [6, None], [6, "8"], [[6]]),
+)
+"""The declared spec (:func:`dicelab.core.spec.validated`) of a ``dice`` argument: :func:`check_dice`."""
 
 
 @dataclass(frozen=True)
@@ -215,13 +186,6 @@ class Game:
         return tuple(tally[s] for s in self.sizes)
 
 
-def _shown(game: Game) -> tuple[int, ...] | str:
-    """The game's dice for an error message: the tuple, or how many dice of which sizes."""
-    if sum(game.counts) <= 30:
-        return game.dice
-    return ", ".join(f"{c} d{s}" for s, c in zip(game.sizes, game.counts, strict=True))[:200]
-
-
 def _check_states_cost(game: Game, name: str) -> None:
     """Refuse listing the states of a game with more of them than fit the budget (a tuple each)."""
     n_dice, n_states = sum(game.counts), _float(game.n_states)
@@ -271,6 +235,7 @@ def check_roll(game: Game, state, roll) -> tuple[tuple[int, ...], tuple[int, ...
     return state, tuple(int(f) for f in roll)
 
 
+@validated(dice=DICE, example={"dice": (6, 8)})
 def states(dice=STANDARD) -> list[tuple[int, ...]]:
     """Every state of the game: every sub-multiset of ``dice``, the empty one included, fewest dice first.
 
@@ -293,6 +258,7 @@ def states(dice=STANDARD) -> list[tuple[int, ...]]:
     return [game._dice_of(c) for c in sorted(game.state_counts(), key=lambda c: (sum(c), c))]
 
 
+@validated(state=DICE, distinct=Bool(), example={"state": (6, 6)})
 def count_rolls(state, distinct: bool = True) -> int:
     """How many rolls the dice of ``state`` have.
 
@@ -315,7 +281,6 @@ def count_rolls(state, distinct: bool = True) -> int:
     (21, 36)
     """
     game = Game.of(state, "state")
-    distinct = check_bool("distinct", distinct)
     pairs = list(zip(game.sizes, game.counts, strict=True))
     bits = sum(c * math.log2(s) if not distinct else _log2_comb(c + s - 1, s - 1) for s, c in pairs)
     words = bits / 64 + 1  # the size of the answer, in machine words
@@ -327,6 +292,7 @@ def count_rolls(state, distinct: bool = True) -> int:
     return math.prod(math.comb(c + s - 1, s - 1) for s, c in pairs)
 
 
+@validated(s=Int(1), a=Int(0), example={"s": 6, "a": 2})
 def multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The rolls of ``a`` dice with ``s`` sides as multisets, with how many ordered rolls each stands for.
 
@@ -347,21 +313,9 @@ def multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     >>> multiset_rolls(2, 2)
     (((2, 2), 1), ((2, 1), 2), ((1, 1), 1))
     """
-    s, a = check_int("s", s, 1), check_int("a", a, 0)
     rows = _rolls(s, a)  # C(a + s - 1, s - 1): symmetric in a and s - 1, so the larger one is to blame
     name, value = ("a", a) if a >= s else ("s", s)
     # faces and a count a row (measured: 464 MiB at the peak for the 2.2 million rolls of 8 d20)
     memory, steps = rows * (180 + 8 * _float(a)), rows * (_float(a) + 2) * 30
     check_cost(name, value, memory=memory, steps=steps, what=f"its {rows:.3g} multisets of faces")
     return _multiset_rolls(s, a)
-
-
-@cache
-def _multiset_rolls(s: int, a: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """:func:`multiset_rolls` without the checks, remembered."""
-    if a == 0:
-        return (((), 1),)  # the one empty roll
-    return tuple(
-        (faces, math.factorial(a) // math.prod(math.factorial(k) for k in Counter(faces).values()))
-        for faces in itertools.combinations_with_replacement(range(s, 0, -1), a)
-    )

@@ -9,16 +9,16 @@ reads the same record.
 
 from __future__ import annotations
 
-import math
 from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 
-from dicelab.badg.state import Game, _capped, _float, _log2_comb, _multiset_rolls, _rolls, _shown
-from dicelab.core.checks import check_cost
+from dicelab.badg._common import _check_solver_cost, _multiset_rolls
+from dicelab.badg.state import Game
+from dicelab.core.checks import check_str
 
-__all__ = ["SolverTables", "solver_tables"]
+__all__ = ["SolverTables", "solver_tables", "check_solver_cost"]
 
 
 class SolverTables(NamedTuple):
@@ -80,66 +80,31 @@ def _multisets(s: int, a: int) -> tuple[np.ndarray, np.ndarray]:
     return faces, np.array([c for _, c in rolls]) / float(s) ** a
 
 
-# A step of :func:`_kernel_steps` is a compiled comparison or multiply-add, about 1 ns: a tenth of
-# :func:`~dicelab.core.checks.check_cost`'s step (measured 2.8 s for 10 d6 + 10 d8, 29 s for 8 d6 + 4 d8 + 4 d10)
-KERNEL_STEP = 0.1
+def check_solver_cost(game: Game, name: str = "dice") -> None:
+    """Refuse, before any work, a game whose exact solution is beyond the machine's budget.
 
+    The solver's tables (every multiset roll of ``0..c`` dice of each size) and its inner-loop
+    steps are estimated from the dice alone; beyond the budget of
+    :func:`~dicelab.core.checks.check_cost` a ``ValueError`` names ``name`` and the game.
 
-def _kernel_steps(game: Game) -> float:
-    """Inner-loop steps of :func:`~dicelab.badg._kernels.solve_values` over every state.
+    Parameters
+    ----------
+    game : Game
+        The dice grouped by size.
+    name : str
+        The argument named in the error message.
 
-    A state with big group ``b`` (the most rolls ``R_b``), ``K`` joint choices of how many to take
-    from its small groups and ``n_out`` joint rolls of them costs ``R_b K (n_b + 1)`` steps for the
-    big group's takes, ``R_b n_out K`` for the best take of every roll, and ``n_out K`` to tabulate
-    the small groups' rolls. Summed exactly (vectorised) up to ``10^6`` states; beyond, bounded by
-    ``prod_i sum_{a <= c_i} 2 (a + 1) R_i(a)``, the product form of the same sum with ``b`` any group,
-    where ``sum_{a <= c} (a + 1) R(a) = C(c + s, s) + s C(c + s, s + 1)``.
+    Examples
+    --------
+    >>> check_solver_cost(Game.of((6, 6, 8)))  # small: nothing to refuse
+    >>> check_solver_cost(Game.of((6,) * 60))
+    Traceback (most recent call last):
+    ...
+    ValueError: dice='60 d6' would need ... for the exact solver; ...
     """
-    pairs = list(zip(game.sizes, game.counts, strict=True))
-    if game.n_states > 10**6:
-        log2_sums = (
-            math.log2(2 * _capped(_log2_comb(c + s, s)) + 2 * _float(s) * _capped(_log2_comb(c + s, s + 1)))
-            for s, c in pairs
-        )
-        return _capped(sum(log2_sums))
-    counts = np.array(game.counts)
-    n = (np.arange(game.n_states)[:, None] // np.array(game.strides)) % (counts + 1)  # (states, G)
-    R = np.ones(n.shape)
-    for i, (s, c) in enumerate(pairs):
-        R[:, i] = np.array([_rolls(s, a) for a in range(c + 1)])[n[:, i]]
-    rows = np.arange(n.shape[0])
-    big = R.argmax(axis=1)
-    R_big, n_big = R[rows, big], n[rows, big]
-    n_out = R.prod(axis=1) / R_big
-    K = (n + 1).prod(axis=1) / (n_big + 1)
-    return float(np.sum(R_big * K * (n_big + 1) + R_big * n_out * K + n_out * K * len(pairs)))
-
-
-def _solver_cost(game: Game) -> tuple[float, float]:
-    """Bytes and steps of solving ``game``: its tables, the kernels' work (:func:`_kernel_steps`).
-
-    The tables hold ``sum_i C(c_i + s_i, s_i)`` rolls (every multiset of ``0..c_i`` dice of size
-    ``s_i``), a row of ``max(c) + 1`` faces and prefix sums each, plus the Python tuples they are
-    built from (about 30 steps a face). The largest transient arrays are the start state's joint
-    rolls of its small groups, against every choice of how many to take from them.
-    """
-    pairs = list(zip(game.sizes, game.counts, strict=True))
-    G, width = len(pairs), max(game.counts) + 1
-    rows = sum(_capped(_log2_comb(c + s, s)) for s, c in pairs)
-    R = [_rolls(s, c) for s, c in pairs]
-    big = max(range(G), key=R.__getitem__)
-    n_out = math.prod(r for i, r in enumerate(R) if i != big)
-    K = math.prod(c + 1 for i, (_, c) in enumerate(pairs) if i != big)
-    n_states = _float(game.n_states)
-    memory = rows * (32 * width + 200) + n_states * (16 * G + 120) + n_out * K * 25 + (n_out + K) * G * 8
-    steps = KERNEL_STEP * _kernel_steps(game) + rows * (width + 2) * 30
-    return min(memory, 1e300), min(steps, 1e300)
-
-
-def _check_solver_cost(game: Game, name: str) -> None:
-    """Refuse, before building anything, a game whose solver tables or work are beyond the budget."""
-    memory, steps = _solver_cost(game)
-    check_cost(name, _shown(game), memory=memory, steps=steps, what="the exact solver")
+    if not isinstance(game, Game):
+        raise ValueError(f"game must be a Game (e.g. Game.of(dice)), got {game!r}")
+    _check_solver_cost(game, check_str("name", name))
 
 
 def solver_tables(game: Game) -> SolverTables:

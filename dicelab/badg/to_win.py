@@ -43,8 +43,8 @@ of the state left: the expected-points policy's own ranking); then the most dice
 larger count vector compared from the smallest size (more small dice). Where every take has
 the same win value (the target is sure, or out of reach) it is the expected-points policy.
 The expected-points policy is ranked the same way without ``W``: this is how its ties are
-broken for :func:`~dicelab.badg.points_distribution` (:meth:`Solution.best_take
-<dicelab.badg.Solution.best_take>` also takes the most dice; ``policy_statistics`` prefers the
+broken for :func:`~dicelab.badg.points_distribution` (:meth:`Solution.best_action
+<dicelab.badg.Solution.best_action>` also takes the most dice; ``policy_statistics`` prefers the
 big group's dice instead, which differs only at exact ties of expected value). Exact-fraction
 versions: :func:`~dicelab.badg.reference.exact_win_values`,
 :func:`~dicelab.badg.reference.exact_points_distribution`.
@@ -56,6 +56,9 @@ large as the expected-points solver's).
 from __future__ import annotations
 
 import itertools
+import math
+import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -63,26 +66,40 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from dicelab.badg import _win_kernels
+from dicelab.badg._common import (
+    _active,
+    _check_solver_cost,
+    _check_utility,
+    _float,
+    _group_rolls,
+    _n_group_rolls,
+    _named,
+    _parts,
+    _Policy,
+    _rolls,
+    _shown,
+    _solver_cost,
+)
 from dicelab.badg._win_kernels import TIE
 from dicelab.badg.solver import Solution, solve
-from dicelab.badg.state import STANDARD, Game, _float, _rolls, _shown, check_roll
-from dicelab.badg.tables import SolverTables, _check_solver_cost, _solver_cost
-from dicelab.core.checks import check_choice, check_cost, check_int, check_optional_int, check_sequence
+from dicelab.badg.state import DICE, STANDARD, Game, check_roll, states
+from dicelab.badg.tables import SolverTables
+from dicelab.core.checks import check_cost, check_float, check_int, check_sequence
 from dicelab.core.exact import to_fraction
+from dicelab.core.spec import Check, Int, validated
 
 __all__ = [
-    "TIES",
     "max_points",
     "threshold_utility",
     "lowest_utility",
     "solve_to_win",
     "WinSolution",
+    "Differences",
+    "Decision",
 ]
 
-TIES = ("split", "win", "lose")
-"""How :func:`lowest_utility` counts a tie for the lowest score: shared equally, won, or lost."""
 
-
+@validated(dice=DICE, example={"dice": (6, 8)})
 def max_points(dice=STANDARD) -> int:
     """The most bad points a game with these dice can score: ``sum(s - 1)``.
 
@@ -105,6 +122,7 @@ def max_points(dice=STANDARD) -> int:
     return sum(c * (s - 1) for s, c in zip(game.sizes, game.counts, strict=True))
 
 
+@validated(dice=DICE, example={"target": 3, "dice": (6, 8)})
 def threshold_utility(target: int, dice=STANDARD) -> tuple[Fraction, ...]:
     """``u[x] = 1`` if ``x <= target`` else ``0``: playing to score at most ``target`` bad points.
 
@@ -130,7 +148,20 @@ def threshold_utility(target: int, dice=STANDARD) -> tuple[Fraction, ...]:
     return tuple(Fraction(int(x <= target)) for x in range(X + 1))
 
 
-def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fraction, ...]:
+def _check_tie(name: str, tie) -> Fraction:
+    """``tie`` as an exact number in [0, 1]: a rational number as given, a float at its binary value."""
+    checked = check_float(name, tie, 0, 1)
+    return Fraction(tie) if isinstance(tie, numbers.Rational) else Fraction(checked)
+
+
+@validated(
+    dice=DICE,
+    tie=Check(
+        _check_tie, bad=(math.nan, math.inf, -0.1, 1.5, Fraction(3, 2), "0.5", "split", None, True, [0.5])
+    ),
+    example={"opponents": [[1]], "dice": (6, 8)},
+)
+def lowest_utility(opponents, dice=STANDARD, *, tie=0.5) -> tuple[Fraction, ...]:
     """``u[x]``: the chance that ``x`` bad points is the lowest score against the opponents.
 
     Each opponent's final bad points are independent of ours, with a known distribution
@@ -145,9 +176,11 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
         (``y = 0, 1, ...``), non-negative, summing to 1 (floats within ``1e-9``).
     dice : sequence of int
         Our die sizes (they set ``X``).
-    ties : {"split", "win", "lose"}
-        A tie for the lowest score among ``j + 1`` players counts ``1/(j + 1)`` (``"split"``),
-        ``1`` (``"win"``) or ``0`` (``"lose"``).
+    tie : number in [0, 1]
+        What a tie for the lowest score with one opponent is worth: ``0.5`` shares it (the
+        default), ``1`` wins it, ``0`` loses it. A tie with ``j`` opponents is drawn by lot, our
+        weight ``tie`` against each opponent's ``1 - tie``: it is worth
+        ``tie / (tie + j (1 - tie))``, so ``tie=0.5`` shares it equally, ``1 / (j + 1)``.
 
     Returns
     -------
@@ -159,11 +192,10 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
     >>> coin = [Fraction(1, 2), 0, Fraction(1, 2)]  # 0 or 2 points, evenly
     >>> [str(v) for v in lowest_utility([coin], (3,))]
     ['3/4', '1/2', '1/4']
-    >>> [str(v) for v in lowest_utility([coin, coin], (3,), ties="lose")]
+    >>> [str(v) for v in lowest_utility([coin, coin], (3,), tie=0)]
     ['1/4', '1/4', '0']
     """
     X = max_points(dice)
-    ties = check_choice("ties", ties, TIES)
     dists = [
         _check_distribution(f"opponents[{i}]", q)
         for i, q in enumerate(
@@ -171,11 +203,10 @@ def lowest_utility(opponents, dice=STANDARD, *, ties: str = "split") -> tuple[Fr
         )
     ]
     check_cost("opponents", len(dists), steps=100 * (X + 1) * len(dists) ** 2, what="the tie counts")
-    share = {  # the part of a win when tied with j opponents
-        "split": lambda j: Fraction(1, j + 1),
-        "win": lambda j: Fraction(1),
-        "lose": lambda j: Fraction(int(j == 0)),
-    }[ties]
+
+    def share(j):  # the part of a win when tied with j opponents
+        return Fraction(1) if j == 0 else tie / (tie + j * (1 - tie))
+
     u = []
     for x in range(X + 1):
         poly = [Fraction(1)]  # poly[j]: P(no opponent below x, exactly j of them at x)
@@ -197,39 +228,6 @@ def _check_distribution(name: str, q) -> tuple[Fraction, ...]:
             f"{name} must hold non-negative probabilities summing to 1, got sum {float(sum(q))!r}"
         )
     return q
-
-
-def _check_utility(utility, X: int) -> tuple[Fraction, ...]:
-    """``utility`` as ``X + 1`` exact numbers, nonincreasing (the shortcut's condition)."""
-    u = check_sequence("utility", utility, what="numbers, one per final score")
-    if len(u) != X + 1:
-        raise ValueError(f"utility must give one number for each final score 0..{X}, got {len(u)} numbers")
-    u = tuple(to_fraction(v, "utility: value", allow_float=True) for v in u)
-    for x in range(X):
-        if u[x + 1] > u[x]:
-            raise ValueError(
-                f"utility must be nonincreasing in the bad points (fewer is never worse), "
-                f"but u[{x + 1}] = {u[x + 1]} > u[{x}] = {u[x]}"
-            )
-    return u
-
-
-def _active(game: Game, u: tuple[Fraction, ...]) -> np.ndarray:
-    """``active[i, x]``: state ``i`` met with ``x`` points, where ``u`` still varies over the final
-    scores possible (elsewhere ``W = u[x]`` and the win policy is the expected-points one)."""
-    X = len(u) - 1
-    change = np.full(X + 1, X + 1)  # change[x]: the first y > x with u[y] != u[x]
-    for x in range(X - 1, -1, -1):
-        change[x] = x + 1 if u[x + 1] != u[x] else change[x + 1]
-    mp = _state_max_points(game)
-    x = np.arange(X + 1)
-    return (x[None, :] <= X - mp[:, None]) & (change[None, :] <= x[None, :] + mp[:, None])
-
-
-def _state_max_points(game: Game) -> np.ndarray:
-    counts = np.array(game.counts)
-    n = (np.arange(game.n_states)[:, None] // np.array(game.strides)) % (counts + 1)
-    return n @ (np.array(game.sizes) - 1)
 
 
 def _work(game: Game, active: np.ndarray, forward: bool) -> float:
@@ -284,6 +282,12 @@ class WinSolution:
         with ``x`` points so far; NaN where ``x > X - maxpts(i)``.
     expected : Solution
         The expected-points solution, whose values break ties.
+
+    The solver protocol (:mod:`dicelab.core.solution`): a *state* is ``(dice, points)``, the dice
+    still in play and the bad points scored so far; :attr:`start` is ``(dice, 0)``, and
+    :attr:`value`, :meth:`value_at` and :attr:`values` (:attr:`W` by state) are win values. A
+    *decision* is made after a roll: :meth:`best_action` and :attr:`policy` take
+    ``(dice, points, roll)`` and answer the positions in ``roll`` of the dice taken.
     """
 
     dice: tuple[int, ...]
@@ -304,19 +308,23 @@ class WinSolution:
         return self.expected.tables
 
     @property
+    def start(self) -> tuple[tuple[int, ...], int]:
+        """The state play begins in: every die, no points yet."""
+        return self.dice, 0
+
+    @property
     def value(self) -> float:
         """The win value from the start: ``P(bad <= target)`` for a target, ``E[u]`` in general."""
         return float(self.W[-1, 0])
 
-    def value_at(self, state, points: int) -> float:
-        """The win value of ``state`` with ``points`` scored so far.
+    def value_at(self, state) -> float:
+        """The win value of a state: dice still in play, with bad points scored so far.
 
         Parameters
         ----------
-        state : sequence of int
-            Dice still in play (``()``: the game is over, the value is ``u[points]``).
-        points : int
-            Bad points so far, ``0..X - maxpts(state)``.
+        state : (sequence of int, int)
+            ``(dice, points)``: the dice in play (``()``: the game is over, the value is
+            ``u[points]``) and the bad points so far, ``0..X - maxpts(dice)``.
 
         Returns
         -------
@@ -324,11 +332,31 @@ class WinSolution:
 
         Examples
         --------
-        >>> solve_to_win((6, 8), target=3).value_at((8,), 1)  # faces 6..8 of the d8
+        >>> solve_to_win((6, 8), target=3).value_at(((8,), 1))  # faces 6..8 of the d8
         0.375
         """
-        index, points = self._state_points(state, points)
+        dice, points = _parts(state, 2, "(dice, points)")
+        index, points = _named(state, self._state_points, dice, points)
         return float(self.W[index, points])
+
+    @cached_property
+    def values(self) -> dict[tuple[tuple[int, ...], int], float]:
+        """``{(dice, points): value_at((dice, points))}`` for every state, fewest dice first.
+
+        Examples
+        --------
+        >>> win = solve_to_win((6,), target=2)
+        >>> round(win.values[(6,), 0], 12), win.values[(), 2], len(win.values)  # faces 4..6; 6 + 1 states
+        (0.5, 1.0, 7)
+        """
+        game, X = self.game, len(self.utility) - 1
+        out = {}
+        for state in states(self.dice):
+            counts = game.counts_in(state)
+            index = game._index(counts)
+            for x in range(X - sum(c * (s - 1) for s, c in zip(game.sizes, counts, strict=True)) + 1):
+                out[state, x] = float(self.W[index, x])
+        return out
 
     def _state_points(self, state, points) -> tuple[int, int]:
         counts = self.game.counts_in(state)
@@ -384,17 +412,14 @@ class WinSolution:
             )
         return out
 
-    def best_take(self, state, points: int, roll) -> tuple[int, ...]:
+    def best_action(self, state) -> tuple[int, ...]:
         """The dice the win policy removes (ties broken as the module docstring says).
 
         Parameters
         ----------
-        state : sequence of int
-            Dice in play.
-        points : int
-            Bad points so far.
-        roll : sequence of int
-            One face per die of ``state``.
+        state : (sequence of int, int, sequence of int)
+            The decision state ``(dice, points, roll)``: the dice in play, the bad points so far
+            and one face per die of ``dice``.
 
         Returns
         -------
@@ -403,15 +428,47 @@ class WinSolution:
 
         Examples
         --------
-        >>> solve_to_win((6, 8), target=3).best_take((6, 8), 0, (5, 2))  # the d6 scores 1 point
+        >>> solve_to_win((6, 8), target=3).best_action(((6, 8), 0, (5, 2)))  # the d6 scores 1 point
         (0,)
         """
-        return _pick(self._options(state, points, roll), use_win=True)
+        dice, points, roll = _parts(state, 3, "(dice, points, roll)")
+        return _pick(_named(state, self._options, dice, points, roll), use_win=True)
+
+    @cached_property
+    def policy(self) -> Mapping:
+        """The win policy: ``policy[dice, points, roll]`` is :meth:`best_action` ``((dice, points, roll))``.
+
+        A read-only mapping computed on demand; it iterates over every decision state, each
+        non-empty state with each points total and each roll as a multiset (faces of each size
+        descending).
+
+        Examples
+        --------
+        >>> policy = solve_to_win((6, 8), target=3).policy
+        >>> len(policy), policy[(6, 8), 0, (5, 2)]
+        (144, (0,))
+        """
+        game, X = self.game, len(self.utility) - 1
+
+        def most(counts):
+            return X - sum(c * (s - 1) for s, c in zip(game.sizes, counts, strict=True))
+
+        def keys():
+            for state in states(self.dice):
+                counts = game.counts_in(state)
+                present = [(s, c) for s, c in zip(game.sizes, counts, strict=True) if c]
+                for x in range(most(counts) + 1) if state else ():
+                    for roll in _group_rolls(*zip(*present, strict=True)):
+                        yield state, x, roll
+
+        size = 0
+        for i in range(1, game.n_states):
+            counts = game._counts_of(i)
+            size += (most(counts) + 1) * _n_group_rolls(game.sizes, counts)
+        return _Policy(self.best_action, keys, size)
 
     @cached_property
     def _forward(self):
-        from dicelab.badg.scores import _EXAMPLES, _forward
-
         return _forward(self, n_examples=_EXAMPLES)
 
     def distribution(self) -> np.ndarray:
@@ -447,7 +504,6 @@ class WinSolution:
         Returns
         -------
         Differences
-            (:class:`dicelab.badg.scores.Differences`)
 
         Examples
         --------
@@ -459,12 +515,138 @@ class WinSolution:
           to win:    take d6:3 d8:8                    win 1.0000, E[points] 3.000
           on points: take d8:8                         win 0.6667, E[points] 2.500
         """
-        from dicelab.badg.scores import _EXAMPLES, Differences, _forward
-
         examples = check_int("examples", examples, 0, 1000)
         found = self._forward if examples <= _EXAMPLES else _forward(self, n_examples=examples)
         _, count, expected_count, decisions = found
         return Differences(count, expected_count, tuple(decisions[:examples]))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision where the win policy and the expected-points policy take differently.
+
+    Attributes
+    ----------
+    state : tuple of int
+        The dice rolled (ascending sizes).
+    points : int
+        Bad points scored before this roll.
+    roll : tuple of int
+        One face per die of ``state``.
+    probability : float
+        Probability that a game played by the win policy meets this state, points and roll
+        (the roll as a multiset of faces of each size).
+    win_take, expected_take : tuple of int
+        The positions in ``roll`` each policy takes.
+    win_values : (float, float)
+        The win value (expected utility; ``P(bad <= t)`` for a target) of each take, win's first.
+    expected_points : (float, float)
+        Expected final bad points after each take, played for fewest points thereafter.
+    """
+
+    state: tuple[int, ...]
+    points: int
+    roll: tuple[int, ...]
+    probability: float
+    win_take: tuple[int, ...]
+    expected_take: tuple[int, ...]
+    win_values: tuple[float, float]
+    expected_points: tuple[float, float]
+
+    def __str__(self) -> str:
+        def shown(take):
+            return " ".join(f"d{self.state[p]}:{self.roll[p]}" for p in take)
+
+        roll = " ".join(f"d{s}:{f}" for s, f in zip(self.state, self.roll, strict=True))
+        return (
+            f"{len(self.state)} dice, {self.points} points so far, roll {roll}\n"
+            f"  to win:    take {shown(self.win_take):28s} win {self.win_values[0]:.4f}, "
+            f"E[points] {self.expected_points[0]:.3f}\n"
+            f"  on points: take {shown(self.expected_take):28s} win {self.win_values[1]:.4f}, "
+            f"E[points] {self.expected_points[1]:.3f}"
+        )
+
+
+@dataclass(frozen=True)
+class Differences:
+    """Where the win policy's take differs from the expected-points policy's, from
+    :meth:`WinSolution.differences`.
+
+    Attributes
+    ----------
+    count : int
+        Decisions ``(state, points so far, roll)`` where they differ: every state, every points
+        total some play reaches it with, every roll as a multiset of faces of each size.
+    expected_count : float
+        Expected number of such decisions in a game played by the win policy.
+    examples : tuple of Decision
+        The most likely of them under the win policy, most likely first.
+    """
+
+    count: int
+    expected_count: float
+    examples: tuple[Decision, ...]
+
+
+_EXAMPLES = 20  # decisions kept by the forward pass unless more are asked for
+
+
+def _forward(sol: WinSolution, n_examples: int):
+    """The forward pass: final distribution, differing decisions and the heaviest of them."""
+    game, t = sol.game, sol.tables
+    check_cost(
+        "dice",
+        _shown(game),
+        memory=48 * _float(game.n_states) * sol.W.shape[1],
+        steps=_work(game, sol.active, forward=True),
+        what="the policy's forward pass",
+    )
+    reach = np.zeros_like(sol.W)
+    reach[-1, 0] = 1.0
+    n_diff, p_diff = 0, 0.0
+    ex_w = np.zeros(n_examples)
+    ex_meta = np.zeros((n_examples, 2 + len(game.sizes)), dtype=np.int64)
+    for st in t.order[::-1]:  # most dice first
+        if st == 0 or (not reach[st].any() and not sol.active[st].any()):
+            continue
+        moved, nd, pd = _win_kernels.policy_pass(
+            t, sol.W, sol.expected.V, sol.active, reach[st], st, ex_w, ex_meta
+        )
+        reach += moved
+        if reach.min() < -1e-12:
+            raise AssertionError(f"negative probability {reach.min()} in the forward pass")
+        np.maximum(reach, 0.0, out=reach)  # rounding where a move's mass went wholly to the win take
+        n_diff += nd
+        p_diff += pd
+    keep = np.argsort(-ex_w, kind="stable")
+    decisions = [_decision(sol, ex_meta[i], float(ex_w[i])) for i in keep if ex_w[i] > 0]
+    return reach[0], n_diff, p_diff, decisions
+
+
+def _decision(sol: WinSolution, meta: np.ndarray, weight: float) -> Decision:
+    t = sol.tables
+    state, roll = [], []
+    for g, s in enumerate(t.sizes):
+        c = int(t.state_counts[meta[0], g])
+        state += [int(s)] * c
+        roll += [int(f) for f in t.top[meta[2 + g], :c]] if c else []
+    x = int(meta[1])
+    options = sol._options(state, x, roll)
+    takes = (_pick(options, use_win=True), _pick(options, use_win=False))
+
+    def final_points(take):
+        left = tuple(s for p, s in enumerate(state) if p not in take)
+        return x + sum(state[p] - roll[p] for p in take) + sol.expected.points(left)
+
+    return Decision(
+        tuple(state),
+        x,
+        tuple(roll),
+        weight,
+        *takes,
+        tuple(options[k][0] for k in takes),
+        tuple(final_points(k) for k in takes),
+    )
 
 
 def _pick(options: dict, use_win: bool) -> tuple[int, ...]:
@@ -484,6 +666,7 @@ def _expected(dice: tuple[int, ...]) -> Solution:
     return solve(dice)
 
 
+@validated(dice=DICE, target=Int(0, optional=True), example={"dice": (6, 8), "target": 3})
 def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> WinSolution:
     """The strategy maximising ``P(final bad points <= target)``, or ``E[utility[final bad points]]``.
 
@@ -511,7 +694,6 @@ def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> W
     0.485426
     """
     game = Game.of(dice)
-    target = check_optional_int("target", target, 0)
     X = max_points(game.dice)
     if (target is None) == (utility is None):
         raise ValueError("give exactly one of target and utility (target=None, utility=None)")

@@ -9,7 +9,7 @@ import numpy as np
 
 from dicelab import badg
 from dicelab.badg.state import Game, check_roll
-from dicelab.badg.tables import _check_solver_cost
+from dicelab.badg.tables import check_solver_cost
 from dicelab.core.checks import check_int, check_sequence, check_str
 from dicelab.course.explore._widgets import Explorer, _guarded, _table
 
@@ -60,10 +60,10 @@ def strategy_card(state, roll) -> list[Take]:
     state = check_sequence("state", state, what="die sizes")
     game = Game.of(state, "state")
     state, roll = check_roll(game, state, roll)
-    _check_solver_cost(game, "state")
+    check_solver_cost(game, "state")
     solution = _badg_solution(game.dice)
     values = solution.take_values(state, roll)
-    best_value, best = max(values.values()), solution.best_take(state, roll)
+    best_value, best = max(values.values()), solution.best_action((state, roll))
     cards = []
     for taken, value in values.items():
         dice = tuple(state[p] for p in taken)
