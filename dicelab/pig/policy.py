@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from dicelab.core.checks import check_bool, check_cost, check_int
-from dicelab.pig.solution import _check_size
-from dicelab.pig.turns import GOAL, _check_goal
+from dicelab.pig._common import check_goal, check_size
+from dicelab.pig.turns import GOAL
 
 __all__ = ["Policy", "hold_at"]
 
@@ -114,7 +114,7 @@ def hold_at(n: int, goal: int = GOAL, *, cap: bool = True) -> Policy:
     >>> hold_at(3, goal=5).table
     array([3, 3, 3, 2, 1])
     """
-    goal = _check_goal(goal)
+    goal = check_goal(goal)
     check_cost("goal", goal, memory=24.0 * goal, what="a hold-at-n policy")
     n = check_int("n", n, 1)
     if not check_bool("cap", cap) and n > goal:
@@ -156,8 +156,9 @@ def _as_policy(policy, name: str) -> Policy:
     return policy if isinstance(policy, Policy) else Policy(_policy_table(policy, name))
 
 
-def _resolve(goal, policies: dict, *, simple: bool = False, cost=None, what: str = "") -> tuple:
-    """The common ``goal`` and the validated policies ``{name: policy}``, as ``(goal, *policies)``.
+def resolve_policies(goal, policies: dict, *, simple: bool = False, cost=None, what: str = "") -> tuple:
+    """The common ``goal`` and the validated policies ``{name: policy}``, as ``(goal, *policies)``:
+    how every solver that takes policies reads them (its errors name the solver's arguments).
 
     ``goal=None`` takes the goal of the first policy. With ``simple`` every policy must be
     simple (an opponent of three players); otherwise simple or two-player. ``cost(goal)``
@@ -169,10 +170,10 @@ def _resolve(goal, policies: dict, *, simple: bool = False, cost=None, what: str
         first = next(iter(checked))
         goal, blame = checked[first].goal, f"{first}'s goal"
     else:
-        goal, blame = _check_goal(goal), "goal"
+        goal, blame = check_goal(goal), "goal"
     if cost is not None:
         memory, steps = cost(goal)
-        _check_size(blame, goal, goal, memory=memory, steps=steps, what=what)
+        check_size(blame, goal, goal, memory=memory, steps=steps, what=what)
     for name, p in checked.items():
         if simple and not p.simple:
             raise ValueError(

@@ -3,12 +3,12 @@
 * ``paper_*``: the paper's own method, literally. :func:`paper_value_iteration` is its
   Algorithm 0.1 (value iteration: sweep every state with ``p <- max_k q(i, j, k)`` until
   the largest change is below a tolerance). Algorithm 0.2 (SVIMA) is printed only as a
-  figure in the stored text; :func:`dicelab.pig.svima` implements its description.
+  figure in the stored text; :func:`dicelab.pig.solve_svima` implements its description.
 * ``exact_*``: the best responses in exact ``Fraction`` arithmetic, in pure Python, for
   small goals: what the tests hold the float solvers to; and the stage game of a state in
   exact fractions with its pure-strategy bounds, which decide whether the state needs mixing
-  (:func:`dicelab.pig.equilibrium` calls :func:`exact_pure_bounds` for the states its floats
-  cannot decide).
+  (:func:`dicelab.pig.solve_equilibrium` decides the states its floats cannot decide by the
+  same computation, :func:`dicelab.pig._common.pure_bounds`).
 
 The best responses return the same :class:`~dicelab.pig.BestResponse` as the fast solvers.
 """
@@ -18,15 +18,27 @@ from __future__ import annotations
 import math
 import numbers
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 
 from dicelab.core.checks import check_cost, check_int
 from dicelab.pig import _kernels
-from dicelab.pig.policy import Policy, _resolve
-from dicelab.pig.solution import BestResponse, _check_budget, _check_tie, _check_tol, _iterate
-from dicelab.pig.turns import _hold, _hold_table
+from dicelab.pig._common import (
+    BOUNDS_STEPS,
+    STAGE_STEPS,
+    check_budget,
+    check_tie,
+    check_tol,
+    exact_stage,
+    goal_reward,
+    hold,
+    hold_table,
+    iterate,
+    pure_bounds,
+    self_loop,
+)
+from dicelab.pig.policy import Policy, resolve_policies
+from dicelab.pig.solution import BestResponse
 
 __all__ = [
     "paper_value_iteration",
@@ -36,9 +48,6 @@ __all__ = [
     "exact_pure_bounds",
 ]
 
-_goal_reward = _kernels.goal_reward.py_func
-_self_loop = _kernels.self_loop_value.py_func
-
 
 def paper_value_iteration(
     opponent, goal: int | None = None, *, tie=0.5, tol: float = 1e-12, max_iter: int = 10_000
@@ -47,7 +56,7 @@ def paper_value_iteration(
 
     Gauss-Seidel sweeps over ``i``, then ``j``, ascending, from all values 0, until the
     largest change in a sweep is below ``tol``. Slow (a few seconds at goal 100); the same
-    answer as :func:`dicelab.pig.best_response`, which needs one sweep.
+    answer as :func:`dicelab.pig.solve_best_response`, which needs one sweep.
 
     Parameters
     ----------
@@ -70,21 +79,21 @@ def paper_value_iteration(
     >>> from dicelab import pig
     >>> h = pig.hold_at(3, goal=8)
     >>> vi = paper_value_iteration(h)
-    >>> bool(abs(vi.values - pig.best_response(h).values).max() < 1e-10), vi.iterations > 1
+    >>> bool(abs(vi.values - pig.solve_best_response(h).values).max() < 1e-10), vi.iterations > 1
     (True, True)
     """
-    tie, tol, max_iter = _check_tie(tie), _check_tol(tol), _check_budget(max_iter)
-    goal, opp = _resolve(
+    tie, tol, max_iter = check_tie(tie), check_tol(tol), check_budget(max_iter)
+    goal, opp = resolve_policies(
         goal, {"opponent": opponent}, cost=lambda g: _sweeps_cost(g, max_iter), what="value iteration"
     )
-    T, opp = _hold_table(goal), opp.two_player()
+    T, opp = hold_table(goal), opp.two_player()
     W = _kernels.padded_values(goal, tie)
     pol = np.zeros((goal, goal), dtype=np.int64)
 
     def sweep():
         return _kernels.value_iteration_sweep(goal, T, opp, W, pol)
 
-    iterations, _ = _iterate(sweep, tol=tol, max_iter=max_iter, what="value iteration (Algorithm 0.1)")
+    iterations, _ = iterate(sweep, tol=tol, max_iter=max_iter, what="value iteration (Algorithm 0.1)")
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), iterations, True)
 
 
@@ -117,7 +126,7 @@ def _exact_cost(players: int):
 
 def _exact_tie(tie) -> Fraction:
     """``tie`` as an exact fraction in [0, 1] (a float converts to the number it holds)."""
-    _check_tie(tie)
+    check_tie(tie)
     return Fraction(tie) if isinstance(tie, numbers.Rational) else Fraction(float(tie))
 
 
@@ -178,14 +187,16 @@ def exact_best_response(opponent, goal: int | None = None, *, tie=Fraction(1, 2)
     (Fraction(217, 338), np.int64(4))
     """
     tie = _exact_tie(tie)
-    goal, opp = _resolve(goal, {"opponent": opponent}, cost=_exact_cost(2), what="the exact best response")
+    goal, opp = resolve_policies(
+        goal, {"opponent": opponent}, cost=_exact_cost(2), what="the exact best response"
+    )
     opp = opp.two_player()
-    dist = {k: dict(_hold(k)) for k in range(1, goal + 1)}
+    dist = {k: dict(hold(k)) for k in range(1, goal + 1)}
     win = np.empty((goal, goal), dtype=object)
 
     def weighted(i, j, p):
         if i >= goal or j >= goal:
-            return _goal_reward(p, i >= goal, j >= goal, tie)
+            return goal_reward(p, i >= goal, j >= goal, tie)
         return p * win[i, j]
 
     pol = np.zeros((goal, goal), dtype=np.int64)
@@ -197,7 +208,7 @@ def exact_best_response(opponent, goal: int | None = None, *, tie=Fraction(1, 2)
                 A = dist[k]
                 pairs = ((x, pa, b, pb) for x, pa in A.items() for b, pb in B.items() if x or b)
                 a = sum((weighted(i + x, j + b, pa * pb) for x, pa, b, pb in pairs), Fraction(0))
-                v = _self_loop(a, A[0] * B[0])
+                v = self_loop(a, A[0] * B[0])
                 if best is None or v > best:
                     best, best_k = v, k
             win[i, j], pol[i, j] = best, best_k
@@ -226,14 +237,16 @@ def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> Bes
     Fraction(2541544253, 6425101707)
     """
     policies = {"opponent1": opponent1, "opponent2": opponent2}
-    goal, o1, o2 = _resolve(goal, policies, simple=True, cost=_exact_cost(3), what="the exact best response")
-    dist = {k: dict(_hold(k)) for k in range(1, goal + 1)}
+    goal, o1, o2 = resolve_policies(
+        goal, policies, simple=True, cost=_exact_cost(3), what="the exact best response"
+    )
+    dist = {k: dict(hold(k)) for k in range(1, goal + 1)}
     win = np.empty((goal, goal, goal), dtype=object)
     pol = np.zeros((goal, goal, goal), dtype=np.int64)
 
     def weighted(i, j1, j2, p):
         if i >= goal or j1 >= goal or j2 >= goal:
-            return _goal_reward(p, i >= goal, (j1 >= goal) + (j2 >= goal), Fraction(1, 2))
+            return goal_reward(p, i >= goal, (j1 >= goal) + (j2 >= goal), Fraction(1, 2))
         return p * win[i, j1, j2]
 
     for i in range(goal - 1, -1, -1):
@@ -251,7 +264,7 @@ def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> Bes
                         if x or b1 or b2
                     )
                     a = sum((weighted(i + x, j1 + b1, j2 + b2, p) for x, b1, b2, p in outcomes), Fraction(0))
-                    v = _self_loop(a, A[0] * B1[0] * B2[0])
+                    v = self_loop(a, A[0] * B1[0] * B2[0])
                     if best is None or v > best:
                         best, best_k = v, k
                 win[i, j1, j2], pol[i, j1, j2] = best, best_k
@@ -284,59 +297,7 @@ def exact_stage_game(values, i: int, j: int, *, tie=Fraction(1, 2)) -> tuple[np.
     >>> A[0, 0], C[0, 0]
     (Fraction(35, 72), Fraction(1, 36))
     """
-    return _stage_game(*_exact_state(values, i, j, tie, _STAGE_STEPS))
-
-
-_STAGE_STEPS = 15_000.0
-"""Steps per entry of :func:`exact_stage_game`: about 13 ``Fraction`` operations (11,000 to 14,000
-steps, measured at goals 50 to 200)."""
-
-
-def _stage_game(values, i: int, j: int, tie: Fraction) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`exact_stage_game` on checked arguments."""
-    goal = values.shape[0]
-    dist = {k: [(x, p) for x, p in _hold(k) if p] for k in range(1, goal + 1)}
-    na, nb = goal - i, goal - j
-
-    @cache
-    def value(a, b):
-        if a >= goal or b >= goal:
-            return _goal_reward(Fraction(1), a >= goal, b >= goal, tie)
-        return Fraction(0) if (a, b) == (i, j) else Fraction(values[a, b])  # the self-loop is in C
-
-    H = [
-        [sum(p * value(i + x, j + b) for b, p in dist[kb]) for kb in range(1, nb + 1)] for x in range(na + 6)
-    ]
-    A = np.empty((na, nb), dtype=object)
-    C = np.empty((na, nb), dtype=object)
-    for k in range(1, na + 1):
-        for kb in range(1, nb + 1):
-            A[k - 1, kb - 1] = sum(p * H[x][kb - 1] for x, p in dist[k])
-            C[k - 1, kb - 1] = dist[k][0][1] * dist[kb][0][1]  # P(X_k = 0) P(X_k' = 0)
-    return A, C
-
-
-def _pure_fixed_point(A, C, p: Fraction, leader: str) -> Fraction:
-    """The fixed point of ``p -> max_r min_c (A + C p)`` (``leader="B"``: ``min_c max_r``), exactly.
-
-    Newton steps: the step is the own fixed point ``A / (1 - C)`` of the cell that attains the
-    pure value at ``p``; it stops when that value is ``p`` itself.
-    """
-    na, nb = A.shape
-    for _ in range(100):
-        M = [[A[r, c] + C[r, c] * p for c in range(nb)] for r in range(na)]
-        if leader == "A":
-            mins = [min(row) for row in M]
-            r = max(range(na), key=mins.__getitem__)
-            c = min(range(nb), key=M[r].__getitem__)
-        else:
-            maxs = [max(M[r][c] for r in range(na)) for c in range(nb)]
-            c = min(range(nb), key=maxs.__getitem__)
-            r = max(range(na), key=lambda r: M[r][c])
-        if M[r][c] == p:
-            return p
-        p = _self_loop(A[r, c], C[r, c])
-    raise RuntimeError("the exact pure fixed point did not settle in 100 Newton steps")  # pragma: no cover
+    return exact_stage(*_exact_state(values, i, j, tie, STAGE_STEPS))
 
 
 def exact_pure_bounds(values, i: int, j: int, *, tie=Fraction(1, 2)) -> tuple[Fraction, Fraction]:
@@ -364,22 +325,9 @@ def exact_pure_bounds(values, i: int, j: int, *, tie=Fraction(1, 2)) -> tuple[Fr
         ``(lower, upper)``.
 
     >>> from dicelab import pig
-    >>> eq = pig.equilibrium(goal=6)
+    >>> eq = pig.solve_equilibrium(goal=6)
     >>> lower, upper = exact_pure_bounds(eq.values, 0, 0)
     >>> lower == upper == Fraction(1, 2)
     True
     """
-    return _pure_bounds(*_exact_state(values, i, j, tie, _BOUNDS_STEPS))
-
-
-_BOUNDS_STEPS = 17_000.0
-"""Steps per entry of :func:`exact_pure_bounds`: the stage game and a few exact Newton steps
-(measured: 16,800 at state (0, 0) of goal 200; 13,000 on average over the states that
-:func:`dicelab.pig.equilibrium` decides exactly at goals 250 and 300)."""
-
-
-def _pure_bounds(values, i: int, j: int, tie: Fraction) -> tuple[Fraction, Fraction]:
-    """:func:`exact_pure_bounds` on checked arguments (``values`` an object array)."""
-    A, C = _stage_game(values, i, j, tie)
-    start = Fraction(values[i, j])
-    return _pure_fixed_point(A, C, start, "A"), _pure_fixed_point(A, C, start, "B")
+    return pure_bounds(*_exact_state(values, i, j, tie, BOUNDS_STEPS))

@@ -11,12 +11,13 @@ scoring 0, so one reverse sweep with the self-loop in closed form solves the MDP
 
 from __future__ import annotations
 
+from dicelab.core.spec import validated
 from dicelab.pig import _kernels_3p
-from dicelab.pig.policy import Policy, _resolve
+from dicelab.pig._common import hold_table
+from dicelab.pig.policy import Policy, hold_at, resolve_policies
 from dicelab.pig.solution import BestResponse
-from dicelab.pig.turns import _hold_table
 
-__all__ = ["best_response_3p"]
+__all__ = ["solve_best_response_3p"]
 
 
 def _sweep_cost(goal: int) -> tuple[float, float]:
@@ -26,7 +27,8 @@ def _sweep_cost(goal: int) -> tuple[float, float]:
     return 32.0 * float(goal) ** 3 + 8.0 * 6 * goal**2, float(goal) ** 4 / 6
 
 
-def best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
+@validated(example={"opponent1": hold_at(2, goal=6), "opponent2": hold_at(3, goal=6)})
+def solve_best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
     """A's best hold-at-k response against two opponents with simple strategies.
 
     The sweep keeps two running averages: over opponent 2's turn for every solved state, and
@@ -46,14 +48,13 @@ def best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestRespo
         ``values[i, j1, j2]`` (A's chance from the start is ``value``) and ``policy``, A's
         hold values as a three-player :class:`~dicelab.pig.Policy`; ``iterations=1``.
 
-    >>> from dicelab.pig import hold_at
-    >>> res = best_response_3p(hold_at(2, goal=6), hold_at(3, goal=6))
+    >>> res = solve_best_response_3p(hold_at(2, goal=6), hold_at(3, goal=6))
     >>> res.values.shape, res.policy[0, 0, 0], round(res.value, 6)
     ((6, 6, 6), np.int64(6), 0.637079)
     """
     policies = {"opponent1": opponent1, "opponent2": opponent2}
-    goal, o1, o2 = _resolve(
+    goal, o1, o2 = resolve_policies(
         goal, policies, simple=True, cost=_sweep_cost, what="a three-player best response"
     )
-    win, pol = _kernels_3p.best_response_3p_sweep(goal, _hold_table(goal), o1.table.copy(), o2.table.copy())
+    win, pol = _kernels_3p.best_response_3p_sweep(goal, hold_table(goal), o1.table.copy(), o2.table.copy())
     return BestResponse(goal, win, Policy(pol), 1, True)

@@ -15,11 +15,14 @@ from dicelab.pig import reference
 H6 = pig.hold_at(3, 6)  # a valid simple policy, goal 6
 H3 = pig.hold_at(2, 3)
 PURE3 = np.eye(3)[H3.two_player() - 1]  # a valid mixed strategy [i, j, k-1], goal 3
-SEQ = pig.sequential_optimal(6)
+SEQ = pig.solve_sequential(6)
 OPP10 = pig_game.pig_opponent("hold_at", 3, goal=10)
 OPP20 = pig_game.pig_opponent("hold_at", 3, goal=20)
 GAME10 = pig_game.PigGame(10)
 RNG = np.random.default_rng(1)
+
+# a state of SEQ (goal 6, states (i, j, t))
+STATES = [None, 3, "000", (0, 0), (0, 0, 0, 0), (0, 0, 6), (-1, 0, 0), (0, 0.5, 0), [0, None, 0]]
 
 # a policy argument (two-player or simple), tried where the goal is 6
 POLICIES = [
@@ -84,32 +87,53 @@ ROWS = [
     Row(pig.hold_at, "goal", GOALS, lambda v: pig.hold_at(5, v)),
     Row(pig.hold_at, "cap", BOOLS, lambda v: pig.hold_at(5, 20, cap=v)),
     # two players
-    Row(pig.best_response, "opponent", POLICIES, lambda v: pig.best_response(v, 6)),
-    Row(pig.best_response, "opponent", TOO_BIG, lambda v: pig.best_response(v)),
-    Row(pig.best_response, "goal", OPTIONAL_GOALS, lambda v: pig.best_response(H6, v)),
-    Row(pig.best_response, "tie", TIES, lambda v: pig.best_response(H6, tie=v)),
-    Row(pig.best_response_mixed, "opponent", STRATEGIES[:-1], lambda v: pig.best_response_mixed(v)),
-    Row(pig.best_response_mixed, "tie", TIES, lambda v: pig.best_response_mixed(PURE3, tie=v)),
+    Row(pig.solve_best_response, "opponent", POLICIES, lambda v: pig.solve_best_response(v, 6)),
+    Row(pig.solve_best_response, "opponent", TOO_BIG, lambda v: pig.solve_best_response(v)),
+    Row(pig.solve_best_response, "goal", OPTIONAL_GOALS, lambda v: pig.solve_best_response(H6, v)),
+    Row(pig.solve_best_response, "tie", TIES, lambda v: pig.solve_best_response(H6, tie=v)),
+    Row(
+        pig.solve_best_response_mixed, "opponent", STRATEGIES[:-1], lambda v: pig.solve_best_response_mixed(v)
+    ),
+    Row(pig.solve_best_response_mixed, "tie", TIES, lambda v: pig.solve_best_response_mixed(PURE3, tie=v)),
     Row(pig.win_probability, "policy_a", POLICIES, lambda v: pig.win_probability(v, H6, 6)),
     Row(pig.win_probability, "policy_a", TOO_BIG, lambda v: pig.win_probability(v, v)),
     Row(pig.win_probability, "policy_b", POLICIES, lambda v: pig.win_probability(H6, v)),
     Row(pig.win_probability, "goal", OPTIONAL_GOALS, lambda v: pig.win_probability(H6, H6, v)),
     Row(pig.win_probability, "tie", TIES, lambda v: pig.win_probability(H6, H6, tie=v)),
-    Row(pig.full_best_response, "opponent", POLICIES, lambda v: pig.full_best_response(v, 6)),
-    Row(pig.full_best_response, "opponent", TOO_BIG, lambda v: pig.full_best_response(v)),
-    Row(pig.full_best_response, "goal", OPTIONAL_GOALS, lambda v: pig.full_best_response(H6, v)),
-    Row(pig.full_best_response, "tie", TIES, lambda v: pig.full_best_response(H6, tie=v)),
-    Row(pig.full_best_response, "tol", TOLS, lambda v: pig.full_best_response(H6, tol=v)),
-    Row(pig.full_best_response, "max_iter", BUDGETS, lambda v: pig.full_best_response(H6, max_iter=v)),
+    Row(pig.solve_full_best_response, "opponent", POLICIES, lambda v: pig.solve_full_best_response(v, 6)),
+    Row(pig.solve_full_best_response, "opponent", TOO_BIG, lambda v: pig.solve_full_best_response(v)),
+    Row(pig.solve_full_best_response, "goal", OPTIONAL_GOALS, lambda v: pig.solve_full_best_response(H6, v)),
+    Row(pig.solve_full_best_response, "tie", TIES, lambda v: pig.solve_full_best_response(H6, tie=v)),
+    Row(pig.solve_full_best_response, "tol", TOLS, lambda v: pig.solve_full_best_response(H6, tol=v)),
+    Row(
+        pig.solve_full_best_response,
+        "max_iter",
+        BUDGETS,
+        lambda v: pig.solve_full_best_response(H6, max_iter=v),
+    ),
     # three players
-    Row(pig.best_response_3p, "opponent1", SIMPLE_POLICIES, lambda v: pig.best_response_3p(v, H6, 6)),
-    Row(pig.best_response_3p, "opponent1", [pig.hold_at(1, 2_000)], lambda v: pig.best_response_3p(v, v)),
-    Row(pig.best_response_3p, "opponent2", SIMPLE_POLICIES, lambda v: pig.best_response_3p(H6, v)),
-    Row(pig.best_response_3p, "goal", OPTIONAL_GOALS, lambda v: pig.best_response_3p(H6, H6, v)),
+    Row(
+        pig.solve_best_response_3p,
+        "opponent1",
+        SIMPLE_POLICIES,
+        lambda v: pig.solve_best_response_3p(v, H6, 6),
+    ),
+    Row(
+        pig.solve_best_response_3p,
+        "opponent1",
+        [pig.hold_at(1, 2_000)],
+        lambda v: pig.solve_best_response_3p(v, v),
+    ),
+    Row(
+        pig.solve_best_response_3p, "opponent2", SIMPLE_POLICIES, lambda v: pig.solve_best_response_3p(H6, v)
+    ),
+    Row(pig.solve_best_response_3p, "goal", OPTIONAL_GOALS, lambda v: pig.solve_best_response_3p(H6, H6, v)),
     # sequential Pig
-    Row(pig.sequential_optimal, "goal", GOALS, lambda v: pig.sequential_optimal(v)),
-    Row(pig.sequential_optimal, "tol", TOLS, lambda v: pig.sequential_optimal(6, tol=v)),
-    Row(pig.sequential_optimal, "max_iter", BUDGETS, lambda v: pig.sequential_optimal(6, max_iter=v)),
+    Row(pig.solve_sequential, "goal", GOALS, lambda v: pig.solve_sequential(v)),
+    Row(pig.solve_sequential, "tol", TOLS, lambda v: pig.solve_sequential(6, tol=v)),
+    Row(pig.solve_sequential, "max_iter", BUDGETS, lambda v: pig.solve_sequential(6, max_iter=v)),
+    Row(pig.PigSolution.value_at, "state", STATES, lambda v: SEQ.value_at(v)),
+    Row(pig.PigSolution.best_action, "state", STATES, lambda v: SEQ.best_action(v)),
     Row(pig.SequentialSolution.first_hold, "i", INTS + [6], lambda v: SEQ.first_hold(v, 0)),
     Row(pig.SequentialSolution.first_hold, "j", INTS + [6], lambda v: SEQ.first_hold(0, v)),
     # the stochastic game
@@ -117,29 +141,29 @@ ROWS = [
     Row(pig.stage_game, "i", INTS + [3], lambda v: pig.stage_game(np.zeros((3, 3)), v, 0)),
     Row(pig.stage_game, "j", INTS + [3], lambda v: pig.stage_game(np.zeros((3, 3)), 0, v)),
     Row(pig.stage_game, "tie", TIES, lambda v: pig.stage_game(np.zeros((3, 3)), 0, 0, tie=v)),
-    Row(pig.solve_stage_game, "A", MATRICES, lambda v: pig.solve_stage_game(v, np.zeros((2, 2)))),
+    Row(pig.stage_game_value, "A", MATRICES, lambda v: pig.stage_game_value(v, np.zeros((2, 2)))),
     Row(
-        pig.solve_stage_game,
+        pig.stage_game_value,
         "C",
         MATRICES + [np.ones((2, 2)), -np.ones((2, 2)) / 4, np.eye(2) / 2, np.zeros((2, 3))],
-        lambda v: pig.solve_stage_game(np.ones((2, 2)) / 2, v),
+        lambda v: pig.stage_game_value(np.ones((2, 2)) / 2, v),
     ),
-    Row(pig.solve_stage_game, "tol", TOLS, lambda v: pig.solve_stage_game([[0.5]], [[0]], tol=v)),
+    Row(pig.stage_game_value, "tol", TOLS, lambda v: pig.stage_game_value([[0.5]], [[0]], tol=v)),
     Row(
-        pig.solve_stage_game, "max_iter", BUDGETS, lambda v: pig.solve_stage_game([[0.5]], [[0]], max_iter=v)
+        pig.stage_game_value, "max_iter", BUDGETS, lambda v: pig.stage_game_value([[0.5]], [[0]], max_iter=v)
     ),
     Row(pig.exploitability, "policy", STRATEGIES[:-1], lambda v: pig.exploitability(v, PURE3)),
     Row(pig.exploitability, "opponent", STRATEGIES, lambda v: pig.exploitability(PURE3, v)),
     Row(pig.exploitability, "tie", TIES, lambda v: pig.exploitability(PURE3, PURE3, tie=v)),
-    Row(pig.equilibrium, "goal", GOALS, lambda v: pig.equilibrium(v)),
-    Row(pig.equilibrium, "tie", TIES, lambda v: pig.equilibrium(4, tie=v)),
-    Row(pig.equilibrium, "tol", TOLS, lambda v: pig.equilibrium(4, tol=v)),
-    Row(pig.equilibrium, "max_iter", BUDGETS, lambda v: pig.equilibrium(4, max_iter=v)),
-    Row(pig.equilibrium, "exact_band", BANDS, lambda v: pig.equilibrium(4, exact_band=v)),
-    Row(pig.svima, "goal", GOALS, lambda v: pig.svima(v)),
-    Row(pig.svima, "tie", TIES, lambda v: pig.svima(4, tie=v)),
-    Row(pig.svima, "tol", TOLS, lambda v: pig.svima(4, tol=v)),
-    Row(pig.svima, "max_iter", BUDGETS, lambda v: pig.svima(4, max_iter=v)),
+    Row(pig.solve_equilibrium, "goal", GOALS, lambda v: pig.solve_equilibrium(v)),
+    Row(pig.solve_equilibrium, "tie", TIES, lambda v: pig.solve_equilibrium(4, tie=v)),
+    Row(pig.solve_equilibrium, "tol", TOLS, lambda v: pig.solve_equilibrium(4, tol=v)),
+    Row(pig.solve_equilibrium, "max_iter", BUDGETS, lambda v: pig.solve_equilibrium(4, max_iter=v)),
+    Row(pig.solve_equilibrium, "exact_band", BANDS, lambda v: pig.solve_equilibrium(4, exact_band=v)),
+    Row(pig.solve_svima, "goal", GOALS, lambda v: pig.solve_svima(v)),
+    Row(pig.solve_svima, "tie", TIES, lambda v: pig.solve_svima(4, tie=v)),
+    Row(pig.solve_svima, "tol", TOLS, lambda v: pig.solve_svima(4, tol=v)),
+    Row(pig.solve_svima, "max_iter", BUDGETS, lambda v: pig.solve_svima(4, max_iter=v)),
     Row(pig.symmetric_value_iteration, "goal", GOALS, lambda v: pig.symmetric_value_iteration(v)),
     Row(
         pig.symmetric_value_iteration,
@@ -264,12 +288,13 @@ ROWS += [
 ]
 
 EXEMPT = {
-    "dicelab.pig.solution.Solution": "a result record, returned by the solvers",
+    "dicelab.pig.solution.PigSolution": "a result record, returned by the solvers",
     "dicelab.pig.solution.BestResponse": "a result record, returned by the best-response solvers",
-    "dicelab.pig.sequential.SequentialSolution": "a result record, returned by sequential_optimal",
-    "dicelab.pig.stochastic_game.Equilibrium": "a result record, returned by equilibrium and svima",
+    "dicelab.pig.sequential.SequentialSolution": "a result record, returned by solve_sequential",
+    "dicelab.pig.stochastic_game.Equilibrium": "a result record, of solve_equilibrium and solve_svima",
+    "dicelab.pig.policy.resolve_policies": "every policy solver's entry: refused through the solvers' rows",
     "dicelab.pig.value_iteration.SymmetricIteration": "a result record, of symmetric_value_iteration",
-    "dicelab.core.games.MatrixGameSolution": "a result record, returned by solve_matrix_game and solve_stage_game",
+    "dicelab.core.games.MatrixGameSolution": "a result record, of solve_matrix_game and stage_game_value",
     "dicelab.course.explore.pig_game.PigOpponent": "a result record, returned by pig_opponent",
 }
 

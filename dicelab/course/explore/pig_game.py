@@ -98,13 +98,13 @@ def _hold_opponent(kind: str, n: int, goal: int) -> PigOpponent:
     b = pig.hold_at(n, goal)
     name = f"hold at {n}"
     if kind == "best_response":
-        b, name = pig.best_response(b).policy, f"the best response to hold at {n}"
-    return PigOpponent(name, goal, pig.best_response(b).values, _pure(np.asarray(b.two_player())))
+        b, name = pig.solve_best_response(b).policy, f"the best response to hold at {n}"
+    return PigOpponent(name, goal, pig.solve_best_response(b).values, _pure(np.asarray(b.two_player())))
 
 
 @functools.lru_cache(maxsize=4)
 def _equilibrium(goal: int) -> PigOpponent:
-    eq = pig.equilibrium(goal)
+    eq = pig.solve_equilibrium(goal)
     return PigOpponent("the equilibrium", goal, eq.values, eq.opponent)
 
 
