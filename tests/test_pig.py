@@ -15,19 +15,19 @@ from dicelab.core import games
 from dicelab.pig import _kernels, _kernels_3p, reference, stochastic_game
 
 
-def enumerate_turn(k):
-    """X_k by enumerating roll sequences directly (no recursion)."""
+def enumerate_turn(k, sides=6):
+    """X_k by enumerating roll sequences of a die with ``sides`` faces directly (no recursion)."""
     dist = {}
 
     def go(total, prob):
         if total >= k:
             dist[total] = dist.get(total, 0) + prob
             return
-        for face in range(1, 7):
+        for face in range(1, sides + 1):
             if face == 1:
-                dist[0] = dist.get(0, 0) + prob / 6
+                dist[0] = dist.get(0, 0) + prob / sides
             else:
-                go(total + face, prob / 6)
+                go(total + face, prob / sides)
 
     go(0, Fraction(1))
     return dist
@@ -62,6 +62,119 @@ def test_hold_table_rows_are_the_distributions():
         assert {x: Fraction(T[k, x]).limit_denominator(6**13) for x in np.nonzero(T[k])[0]} == {
             x: p for x, p in pig.hold_distribution(k).items() if p
         }
+
+
+# --------------------------------------------------------------------------- a die of s sides
+
+SIDES = [2, 3, 4, 8, 10]
+
+
+@pytest.mark.parametrize("sides", SIDES)
+@pytest.mark.parametrize("k", [1, 2, 5, 11])
+def test_hold_distribution_of_an_s_sided_die_matches_enumeration(sides, k):
+    dist = pig.hold_distribution(k, sides=sides)
+    assert {x: p for x, p in dist.items() if p} == enumerate_turn(k, sides)
+    assert set(dist) <= {0, *range(k, k + sides)} and sum(dist.values()) == 1
+    assert pig.one_turn_win(k, sides=sides) == 1 - enumerate_turn(k, sides)[0]
+
+
+@pytest.mark.parametrize("sides", SIDES)
+def test_hold_table_and_deviation_threshold_of_an_s_sided_die(sides):
+    T = pig.hold_table(9, sides=sides)
+    assert T.shape == (10, 9 + sides)
+    for k in range(1, 10):
+        exact = enumerate_turn(k, sides)
+        assert {x: Fraction(T[k, x]) for x in np.nonzero(T[k])[0]} == {
+            x: Fraction(float(p)) for x, p in exact.items()
+        }
+    p = 1 - enumerate_turn(9, sides)[0]
+    n = pig.deviation_threshold(9, sides=sides)
+    assert Fraction(1, n) < p <= Fraction(1, n - 1)
+
+
+def test_the_six_sided_die_is_the_default():
+    h = pig.hold_at(4, goal=15)
+    assert np.array_equal(pig.hold_table(15, sides=6), pig.hold_table(15))
+    assert np.array_equal(pig.solve_best_response(h, sides=6).values, pig.solve_best_response(h).values)
+    assert pig.hold_distribution(7, sides=6) == pig.hold_distribution(7)
+
+
+def brute_force_values(opponent, goal, sides, tie=0.5, policy=None):
+    """A's values against ``opponent`` (a simple policy) by plain value iteration over every state,
+    with the turn totals enumerated roll by roll: A's best hold value, or ``policy[i, j]``."""
+    turn = {k: [(x, float(p)) for x, p in enumerate_turn(k, sides).items()] for k in range(1, goal + 1)}
+    p = np.zeros((goal, goal))
+
+    def after(i, j):
+        if i >= goal and j >= goal:
+            return tie
+        return 1.0 if i >= goal else 0.0 if j >= goal else p[i, j]
+
+    def q(i, j, k):
+        b = turn[int(opponent[j])]
+        return sum(pa * pb * after(i + x, j + y) for x, pa in turn[k] for y, pb in b)
+
+    change = 1.0
+    while change > 1e-15:
+        change = 0.0
+        for i in range(goal - 1, -1, -1):
+            for j in range(goal - 1, -1, -1):
+                ks = range(1, goal - i + 1) if policy is None else [int(policy[i, j])]
+                new = max(q(i, j, k) for k in ks)
+                change, p[i, j] = max(change, abs(new - p[i, j])), new
+    return p
+
+
+@pytest.mark.parametrize("sides", [2, 3, 4, 8])
+def test_best_response_with_an_s_sided_die_is_brute_force_value_iteration(sides):
+    goal, opponent = 8, pig.hold_at(3, goal=8)
+    res = pig.solve_best_response(opponent, sides=sides)
+    assert res.values.shape == (goal, goal)
+    assert np.abs(res.values - brute_force_values(opponent, goal, sides)).max() < 1e-12
+    # the policy attains the values, as does the exact response in fractions
+    assert np.abs(brute_force_values(opponent, goal, sides, policy=res.policy) - res.values).max() < 1e-12
+    exact = reference.exact_best_response(opponent, sides=sides)
+    assert np.abs(exact.values.astype(float) - res.values).max() < 1e-14
+    assert np.abs(pig.win_probability(res.policy, opponent, sides=sides) - res.values).max() < 1e-14
+    as_mixed = np.eye(goal)[opponent.two_player().T - 1]
+    assert np.abs(pig.solve_best_response_mixed(as_mixed, sides=sides).values - res.values).max() < 1e-14
+
+
+def simulate_hold_at(n_a, n_b, goal, sides, games, seed):
+    """A's share of ``games`` simultaneous games (ties worth 1/2), both players holding at their n
+    (capped at the points needed), every roll drawn."""
+    rng = np.random.default_rng(seed)
+    score = np.zeros((2, games), dtype=np.int64)
+    result = np.full(games, np.nan)
+    live = np.ones(games, dtype=bool)
+    while live.any():
+        idx = np.nonzero(live)[0]
+        banked = []
+        for player, n in enumerate((n_a, n_b)):
+            target = np.minimum(n, goal - score[player, idx])
+            total = np.zeros(idx.size, dtype=np.int64)
+            rolling = np.ones(idx.size, dtype=bool)
+            while rolling.any():
+                face = rng.integers(1, sides + 1, size=idx.size)
+                bust = rolling & (face == 1)
+                total = np.where(rolling, np.where(face == 1, 0, total + face), total)
+                rolling &= ~bust & (total < target)
+            banked.append(total)
+        score[0, idx] += banked[0]
+        score[1, idx] += banked[1]
+        a, b = score[0, idx] >= goal, score[1, idx] >= goal
+        done = a | b
+        result[idx[done]] = np.where(a & b, 0.5, a.astype(float))[done]
+        live[idx[done]] = False
+    return result
+
+
+@pytest.mark.parametrize("sides", [3, 4, 8])
+def test_win_probability_with_an_s_sided_die_matches_simulated_games(sides):
+    goal, games = 12, 20_000
+    exact = pig.win_probability(pig.hold_at(3, goal), pig.hold_at(5, goal), sides=sides)[0, 0]
+    won = simulate_hold_at(3, 5, goal, sides, games, seed=sides)
+    assert abs(won.mean() - exact) < 4 * won.std(ddof=1) / np.sqrt(games)
 
 
 # --------------------------------------------------------------------------- policies

@@ -156,14 +156,16 @@ def _as_policy(policy, name: str) -> Policy:
     return policy if isinstance(policy, Policy) else Policy(_policy_table(policy, name))
 
 
-def resolve_policies(goal, policies: dict, *, simple: bool = False, cost=None, what: str = "") -> tuple:
+def resolve_policies(
+    goal, policies: dict, *, simple: bool = False, cost=None, what: str = "", sides: int = 6
+) -> tuple:
     """The common ``goal`` and the validated policies ``{name: policy}``, as ``(goal, *policies)``:
     how every solver that takes policies reads them (its errors name the solver's arguments).
 
     ``goal=None`` takes the goal of the first policy. With ``simple`` every policy must be
     simple (an opponent of three players); otherwise simple or two-player. ``cost(goal)``
-    gives the solver's own ``(memory, steps)``, checked against the budget (``what``) before
-    any work.
+    gives the solver's own ``(memory, steps)``, checked against the budget (``what``, with the
+    hold table of a die of ``sides`` faces) before any work.
     """
     checked = {name: _as_policy(p, name) for name, p in policies.items()}
     if goal is None:
@@ -173,7 +175,7 @@ def resolve_policies(goal, policies: dict, *, simple: bool = False, cost=None, w
         goal, blame = check_goal(goal), "goal"
     if cost is not None:
         memory, steps = cost(goal)
-        check_size(blame, goal, goal, memory=memory, steps=steps, what=what)
+        check_size(blame, goal, goal, memory=memory, steps=steps, what=what, sides=sides)
     for name, p in checked.items():
         if simple and not p.simple:
             raise ValueError(

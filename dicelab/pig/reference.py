@@ -22,9 +22,11 @@ from fractions import Fraction
 import numpy as np
 
 from dicelab.core.checks import check_cost, check_int
+from dicelab.core.spec import Int, validated
 from dicelab.pig import _kernels
 from dicelab.pig._common import (
     BOUNDS_STEPS,
+    SIDES,
     STAGE_STEPS,
     check_budget,
     check_tie,
@@ -37,7 +39,7 @@ from dicelab.pig._common import (
     pure_bounds,
     self_loop,
 )
-from dicelab.pig.policy import Policy, resolve_policies
+from dicelab.pig.policy import Policy, hold_at, resolve_policies
 from dicelab.pig.solution import BestResponse
 
 __all__ = [
@@ -112,14 +114,14 @@ _FRACTION_STEPS = 700.0
 exact best response at goal 20 in 1.1 s, of three players at goal 8 in 5.4 s)."""
 
 
-def _exact_cost(players: int):
+def _exact_cost(players: int, sides: int = SIDES):
     """``cost(goal)`` of the exact best response with ``players`` players: a ``Fraction`` per state;
     each of the ``goal^(players-1)`` states weighs up to ``goal`` hold values against the
-    ``7^players`` outcomes of a turn."""
+    ``(sides + 1)^players`` outcomes of a turn."""
 
     def cost(goal: int) -> tuple[float, float]:
         states = float(goal) ** players
-        return _FRACTION_BYTES * states, _FRACTION_STEPS * 7**players * states * goal / 2
+        return _FRACTION_BYTES * states, _FRACTION_STEPS * (sides + 1) ** players * states * goal / 2
 
     return cost
 
@@ -161,7 +163,10 @@ def _exact_state(values, i, j, tie, steps: float) -> tuple:
     return values, i, j, _exact_tie(tie)
 
 
-def exact_best_response(opponent, goal: int | None = None, *, tie=Fraction(1, 2)) -> BestResponse:
+@validated(sides=Int(2, 100), example={"opponent": hold_at(2, goal=4)})
+def exact_best_response(
+    opponent, goal: int | None = None, *, tie=Fraction(1, 2), sides: int = SIDES
+) -> BestResponse:
     """A's best hold-at-k response in exact fractions (pure Python: small goals, e.g. tests).
 
     Each state ``(i, j)``, in reverse order, takes ``max_k a_k / (1 - c_k)`` over the full
@@ -175,23 +180,24 @@ def exact_best_response(opponent, goal: int | None = None, *, tie=Fraction(1, 2)
         The target score; by default the opponent policy's.
     tie : Fraction
         A's reward when both reach the goal in the same turn.
+    sides : int
+        The faces of the die both players roll (the paper's 6); the face 1 ends the turn.
 
     Returns
     -------
     BestResponse
         ``values`` as an object array of ``Fraction``; ``policy``; ``iterations=1``.
 
-    >>> from dicelab.pig import hold_at
     >>> res = exact_best_response(hold_at(2, goal=4))
     >>> res.value, res.policy[0, 0]
     (Fraction(217, 338), np.int64(4))
     """
     tie = _exact_tie(tie)
     goal, opp = resolve_policies(
-        goal, {"opponent": opponent}, cost=_exact_cost(2), what="the exact best response"
+        goal, {"opponent": opponent}, cost=_exact_cost(2, sides), what="the exact best response", sides=sides
     )
     opp = opp.two_player()
-    dist = {k: dict(hold(k)) for k in range(1, goal + 1)}
+    dist = {k: dict(hold(k, sides)) for k in range(1, goal + 1)}
     win = np.empty((goal, goal), dtype=object)
 
     def weighted(i, j, p):
@@ -232,7 +238,6 @@ def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> Bes
     BestResponse
         ``values[i, j1, j2]`` as ``Fraction``; ``policy`` a three-player policy; ``iterations=1``.
 
-    >>> from dicelab.pig import hold_at
     >>> exact_best_response_3p(hold_at(1, goal=3), hold_at(2, goal=3)).value
     Fraction(2541544253, 6425101707)
     """

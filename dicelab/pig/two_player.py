@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicelab.core.spec import Real, validated
+from dicelab.core.spec import Int, Real, validated
 from dicelab.pig import _kernels
 from dicelab.pig._common import (
+    SIDES,
     check_budget,
     check_converged,
     check_size,
@@ -34,22 +35,24 @@ from dicelab.pig.solution import BestResponse
 __all__ = ["solve_best_response", "solve_best_response_mixed", "win_probability", "solve_full_best_response"]
 
 _TIE = Real(0, 1)  # A's reward when both reach the goal in the same turn
+_SIDES = Int(2, 100)  # the faces of the die; the face 1 ends the turn
 
 
-def _sweep_cost(goal: int) -> tuple[float, float]:
+def _sweep_cost(goal: int, sides: int = SIDES) -> tuple[float, float]:
     """``(bytes, steps)`` of one reverse sweep on two players: each of the ``goal^2`` states
-    weighs up to ``goal`` hold values (``goal^3`` steps), with a few ``(goal, goal)`` arrays."""
-    return 64.0 * goal**2, float(goal) ** 3
+    weighs up to ``goal`` hold values (``goal^3`` steps for six sides, each ``sides + 1`` turn
+    outcomes), with a few ``(goal, goal)`` arrays."""
+    return 64.0 * goal**2, float(goal) ** 3 * (sides + 1) / 7
 
 
-def _evaluation_cost(goal: int) -> tuple[float, float]:
+def _evaluation_cost(goal: int, sides: int = SIDES) -> tuple[float, float]:
     """``(bytes, steps)`` of :func:`win_probability`: one sweep as :func:`_sweep_cost`, with each
     state following one hold value of each player instead of weighing them all (0.27 s at goal
-    400, timed: about ``0.4 goal^3`` steps)."""
-    return 64.0 * goal**2, 0.4 * float(goal) ** 3
+    400, timed: about ``0.4 goal^3`` steps for six sides)."""
+    return 64.0 * goal**2, 0.4 * float(goal) ** 3 * (sides + 1) / 7
 
 
-def _mixed_cost(goal: int, support: int) -> tuple[float, float]:
+def _mixed_cost(goal: int, support: int, sides: int = SIDES) -> tuple[float, float]:
     """``(bytes, steps)`` against a mixed opponent ``(goal, goal, goal)`` who mixes at most
     ``support`` hold values in a state: its checked copy, then sorting its weights
     (:func:`dicelab.pig._common.sparse`: the order, the sorted weights and hold
@@ -59,7 +62,7 @@ def _mixed_cost(goal: int, support: int) -> tuple[float, float]:
     turn totals (0.08 steps each, timed: 0.8 ns).
     """
     g = float(goal)
-    return 40.0 * g**3, g**3 * (2 + 1.2 * np.log2(g) * support / g) + 0.08 * g**3 * (support + 6)
+    return 40.0 * g**3, g**3 * (2 + 1.2 * np.log2(g) * support / g) + 0.08 * g**3 * (support + sides)
 
 
 def _stopping_cost(goal: int, max_iter: int) -> tuple[float, float]:
@@ -69,8 +72,8 @@ def _stopping_cost(goal: int, max_iter: int) -> tuple[float, float]:
     return float(goal) ** 3 + 32.0 * goal**2, 2.5 * float(goal) ** 3 * min(max_iter, 8)
 
 
-@validated(tie=_TIE, example={"opponent": hold_at(3, goal=8)})
-def solve_best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestResponse:
+@validated(tie=_TIE, sides=_SIDES, example={"opponent": hold_at(3, goal=8)})
+def solve_best_response(opponent, goal: int | None = None, *, tie=0.5, sides: int = SIDES) -> BestResponse:
     """Player A's optimal hold-at-k policy against a fixed opponent policy (two players).
 
     Parameters
@@ -81,6 +84,8 @@ def solve_best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestRe
         The target score; by default the opponent policy's.
     tie : float
         A's reward when both reach the goal in the same turn (1/2: shared).
+    sides : int
+        The faces of the die both players roll (the paper's 6); the face 1 ends the turn.
 
     Returns
     -------
@@ -90,16 +95,24 @@ def solve_best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestRe
     >>> res = solve_best_response(hold_at(25))
     >>> res.policy[0, 0], round(res.value, 7)
     (np.int64(21), 0.5231393)
+    >>> round(solve_best_response(hold_at(25), sides=8).value, 4)  # a 1 is rarer: hold at 25 stops early
+    0.6068
     """
-    goal, opp = resolve_policies(goal, {"opponent": opponent}, cost=_sweep_cost, what="a best response")
-    W = _kernels.padded_values(goal, tie)
+    goal, opp = resolve_policies(
+        goal,
+        {"opponent": opponent},
+        cost=lambda g: _sweep_cost(g, sides),
+        what="a best response",
+        sides=sides,
+    )
+    W = _kernels.padded_values(goal, tie, sides)
     ks = np.ascontiguousarray(opp.two_player().T[:, :, None])  # B's hold value in state (i, j)
-    pol = _kernels.response_sweep(goal, hold_table(goal), W, ks, np.ones(ks.shape))
+    pol = _kernels.response_sweep(goal, hold_table(goal, sides), W, ks, np.ones(ks.shape))
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), 1, True)
 
 
-@validated(tie=_TIE, example={"opponent": np.eye(8)[hold_at(3, goal=8).two_player().T - 1]})
-def solve_best_response_mixed(opponent, *, tie=0.5) -> BestResponse:
+@validated(tie=_TIE, sides=_SIDES, example={"opponent": np.eye(8)[hold_at(3, goal=8).two_player().T - 1]})
+def solve_best_response_mixed(opponent, *, tie=0.5, sides: int = SIDES) -> BestResponse:
     """Player A's optimal hold-at-k policy against an opponent who mixes hold values.
 
     In state ``(i, j)`` B holds at ``k'`` with probability ``opponent[i, j, k'-1]``, so A's
@@ -114,6 +127,8 @@ def solve_best_response_mixed(opponent, *, tie=0.5) -> BestResponse:
         that B holds at ``k`` when A is on ``i`` and B on ``j`` (as ``Equilibrium.opponent``).
     tie : float
         A's reward when both reach the goal in the same turn.
+    sides : int
+        The faces of the die both players roll; the face 1 ends the turn.
 
     Returns
     -------
@@ -127,15 +142,18 @@ def solve_best_response_mixed(opponent, *, tie=0.5) -> BestResponse:
     """
     opponent = check_strategy("opponent", opponent)
     goal = opponent.shape[0]
-    memory, steps = _mixed_cost(goal, int((opponent > 0).sum(axis=2).max()))
-    check_size("opponent's goal", goal, goal, memory=memory, steps=steps, what="a best response")
-    W = _kernels.padded_values(goal, tie)
-    pol = _kernels.response_sweep(goal, hold_table(goal), W, *sparse(opponent))
+    memory, steps = _mixed_cost(goal, int((opponent > 0).sum(axis=2).max()), sides)
+    what = "a best response"
+    check_size("opponent's goal", goal, goal, memory=memory, steps=steps, what=what, sides=sides)
+    W = _kernels.padded_values(goal, tie, sides)
+    pol = _kernels.response_sweep(goal, hold_table(goal, sides), W, *sparse(opponent))
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), 1, True)
 
 
-@validated(tie=_TIE, example={"policy_a": hold_at(2, goal=5), "policy_b": hold_at(3, goal=5)})
-def win_probability(policy_a, policy_b, goal: int | None = None, *, tie=0.5) -> np.ndarray:
+@validated(tie=_TIE, sides=_SIDES, example={"policy_a": hold_at(2, goal=5), "policy_b": hold_at(3, goal=5)})
+def win_probability(
+    policy_a, policy_b, goal: int | None = None, *, tie=0.5, sides: int = SIDES
+) -> np.ndarray:
     """A's winning probability ``p[i, j]`` when A plays ``policy_a`` and B plays ``policy_b``.
 
     Parameters
@@ -146,6 +164,8 @@ def win_probability(policy_a, policy_b, goal: int | None = None, *, tie=0.5) -> 
         The target score; by default the policies'.
     tie : float
         A's reward when both reach the goal in the same turn.
+    sides : int
+        The faces of the die both players roll; the face 1 ends the turn.
 
     Returns
     -------
@@ -159,11 +179,12 @@ def win_probability(policy_a, policy_b, goal: int | None = None, *, tie=0.5) -> 
     goal, pa, pb = resolve_policies(
         goal,
         {"policy_a": policy_a, "policy_b": policy_b},
-        cost=_evaluation_cost,
+        cost=lambda g: _evaluation_cost(g, sides),
         what="the win probabilities",
+        sides=sides,
     )
-    W = _kernels.padded_values(goal, tie)
-    _kernels.evaluate(goal, hold_table(goal), W, pa.two_player(), pb.two_player())
+    W = _kernels.padded_values(goal, tie, sides)
+    _kernels.evaluate(goal, hold_table(goal, sides), W, pa.two_player(), pb.two_player())
     return W[:goal, :goal].copy()
 
 
