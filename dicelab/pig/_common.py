@@ -7,8 +7,11 @@ more than one module of the package, and each module imports it from here:
 * the turn: :func:`hold` (``X_k`` in exact fractions, remembered), :func:`numerators` (the
   paper's recursion over a common denominator), :func:`hold_table` (all of them as floats,
   cached) and its cost :func:`table_cost`; a die has ``sides`` faces, the face 1 ends the turn;
-* the checks: :func:`check_goal`, :func:`check_sides`, :func:`check_tie`, :func:`check_tol`,
-  :func:`check_budget` and :func:`check_size` (a solve's memory and time against the budget);
+* the arguments every solver shares, declared once (:mod:`dicelab.core.spec`): :data:`GOAL_ARG`,
+  :data:`OPTIONAL_GOAL_ARG`, :data:`TIE_ARG`, :data:`SIDES_ARG`, :data:`TOL_ARG`,
+  :data:`BUDGET_ARG`; and the checks that need more than one argument or the body's work:
+  :func:`check_size` (a solve's memory and time against the budget), :func:`check_goal`,
+  :func:`check_tol`, :func:`check_budget`, :func:`check_tie`;
 * the fixed-point convention: a loop stops when its residual (the largest change of the last
   step) is below ``tol`` and raises :class:`~dicelab.pig.NotConverged` if ``max_iter`` steps do
   not get there. Python loops use :func:`iterate`; numba kernels return ``(iterations,
@@ -22,6 +25,7 @@ more than one module of the package, and each module imports it from here:
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from fractions import Fraction
@@ -30,6 +34,7 @@ from functools import cache
 import numpy as np
 
 from dicelab.core.checks import check_array, check_cost, check_float, check_int
+from dicelab.core.spec import Check, Int, Real
 from dicelab.pig import _kernels
 from dicelab.pig.solution import NotConverged
 
@@ -42,11 +47,6 @@ SIDES = 6
 def check_goal(goal) -> int:
     """``goal >= 1`` as an int, or a ValueError naming it."""
     return check_int("goal", goal, 1)
-
-
-def check_sides(sides) -> int:
-    """``sides`` (faces of the die, the face 1 ends the turn) as an int in ``2..100``."""
-    return check_int("sides", sides, 2, 100)
 
 
 HOLDS: dict[int, list[tuple[tuple[int, Fraction], ...]]] = {}
@@ -122,21 +122,45 @@ def table_cost(goal: int, sides: int = SIDES) -> tuple[float, float]:
 # --------------------------------------------------------------------------- the checks
 
 
-def check_tol(tol) -> float:
+def check_tol(tol, name: str = "tol") -> float:
     """``tol`` as a float in (0, 1e-3), or a ValueError naming it."""
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not 0 < tol < 1e-3:
-        raise ValueError(f"tol must be a number in (0, 1e-3), got {tol!r}")
+        raise ValueError(f"{name} must be a number in (0, 1e-3), got {tol!r}")
     return float(tol)
 
 
-def check_budget(max_iter) -> int:
+def check_budget(max_iter, name: str = "max_iter") -> int:
     """``max_iter >= 1`` as an int, at most ``2^63 - 1`` (the kernels count in int64; no loop gets there)."""
-    return min(check_int("max_iter", max_iter, 1), 2**63 - 1)
+    return min(check_int(name, max_iter, 1), 2**63 - 1)
 
 
 def check_tie(tie) -> float:
     """``tie`` (A's reward when both players reach the goal together) as a float in [0, 1]."""
     return check_float("tie", tie, 0, 1)
+
+
+GOAL_ARG = Int(1)
+"""``goal``: the target score, ``>= 1`` (its cost is checked by the solver, with the other arguments)."""
+
+OPTIONAL_GOAL_ARG = Int(1, optional=True)
+"""``goal`` of a solver that takes policies: ``None`` reads it from the policies."""
+
+TIE_ARG = Real(0, 1)
+"""``tie``: A's reward when both players reach the goal in the same turn, in [0, 1]."""
+
+SIDES_ARG = Int(2, 100)
+"""``sides``: the faces of the die; the face 1 ends the turn, the faces ``2..sides`` add."""
+
+TOL_ARG = Check(
+    lambda name, value: check_tol(value, name),
+    bad=(0, -1e-9, 0.01, math.nan, math.inf, -math.inf, "0.5", None, True, [0.5]),
+)
+"""``tol``: the residual a fixed point must get below, in (0, 1e-3)."""
+
+BUDGET_ARG = Check(
+    lambda name, value: check_budget(value, name), bad=(0, -1, 2.0, "3", True, None, math.nan, [1])
+)
+"""``max_iter``: the iterations allowed, ``>= 1``."""
 
 
 def check_size(

@@ -22,15 +22,18 @@ from fractions import Fraction
 import numpy as np
 
 from dicelab.core.checks import check_cost, check_int
-from dicelab.core.spec import Int, validated
+from dicelab.core.spec import validated
 from dicelab.pig import _kernels
 from dicelab.pig._common import (
     BOUNDS_STEPS,
+    BUDGET_ARG,
+    OPTIONAL_GOAL_ARG,
     SIDES,
+    SIDES_ARG,
     STAGE_STEPS,
-    check_budget,
+    TIE_ARG,
+    TOL_ARG,
     check_tie,
-    check_tol,
     exact_stage,
     goal_reward,
     hold,
@@ -51,6 +54,13 @@ __all__ = [
 ]
 
 
+@validated(
+    goal=OPTIONAL_GOAL_ARG,
+    tie=TIE_ARG,
+    tol=TOL_ARG,
+    max_iter=BUDGET_ARG,
+    example={"opponent": hold_at(3, goal=8)},
+)
 def paper_value_iteration(
     opponent, goal: int | None = None, *, tie=0.5, tol: float = 1e-12, max_iter: int = 10_000
 ) -> BestResponse:
@@ -84,7 +94,6 @@ def paper_value_iteration(
     >>> bool(abs(vi.values - pig.solve_best_response(h).values).max() < 1e-10), vi.iterations > 1
     (True, True)
     """
-    tie, tol, max_iter = check_tie(tie), check_tol(tol), check_budget(max_iter)
     goal, opp = resolve_policies(
         goal, {"opponent": opponent}, cost=lambda g: _sweeps_cost(g, max_iter), what="value iteration"
     )
@@ -163,7 +172,7 @@ def _exact_state(values, i, j, tie, steps: float) -> tuple:
     return values, i, j, _exact_tie(tie)
 
 
-@validated(sides=Int(2, 100), example={"opponent": hold_at(2, goal=4)})
+@validated(goal=OPTIONAL_GOAL_ARG, sides=SIDES_ARG, example={"opponent": hold_at(2, goal=4)})
 def exact_best_response(
     opponent, goal: int | None = None, *, tie=Fraction(1, 2), sides: int = SIDES
 ) -> BestResponse:
@@ -221,6 +230,7 @@ def exact_best_response(
     return BestResponse(goal, win, Policy(pol), 1, True)
 
 
+@validated(goal=OPTIONAL_GOAL_ARG, example={"opponent1": hold_at(1, goal=3), "opponent2": hold_at(2, goal=3)})
 def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
     """The three-player best response in exact fractions, over all 49 opponent outcomes.
 

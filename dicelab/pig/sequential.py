@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from dicelab.core.checks import check_cost, check_int
 from dicelab.core.spec import validated
 from dicelab.pig import _kernels
-from dicelab.pig._common import check_budget, check_converged, check_goal, check_tol
+from dicelab.pig._common import BUDGET_ARG, GOAL_ARG, TOL_ARG, check_converged
 from dicelab.pig.solution import PigSolution
 from dicelab.pig.turns import GOAL
 
@@ -59,7 +59,7 @@ class SequentialSolution(PigSolution):
         return self.goal - i
 
 
-@validated(example={"goal": 10})
+@validated(goal=GOAL_ARG, tol=TOL_ARG, max_iter=BUDGET_ARG, example={"goal": 10})
 def solve_sequential(goal: int = GOAL, *, tol: float = 1e-13, max_iter: int = 10_000) -> SequentialSolution:
     """Classic two-player Pig (turns taken in order); optimal play may hold at any turn total.
 
@@ -80,8 +80,6 @@ def solve_sequential(goal: int = GOAL, *, tol: float = 1e-13, max_iter: int = 10
     >>> round(solve_sequential(goal=20).value, 6)
     0.615559
     """
-    goal = check_goal(goal)
-    tol, max_iter = check_tol(tol), check_budget(max_iter)
     # values (float) and decisions (bool) for every (i, j, t); each pair of score states iterates
     # two turns of up to goal turn totals, five rolls each (about 8 iterations a pair on average
     # at the default tol, measured)

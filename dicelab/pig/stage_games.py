@@ -14,8 +14,9 @@ import numpy as np
 
 from dicelab.core.checks import check_array, check_cost, check_int, check_matrix
 from dicelab.core.games import MatrixGameSolution
+from dicelab.core.spec import validated
 from dicelab.pig import _kernels, _stage
-from dicelab.pig._common import check_budget, check_size, check_tie, check_tol, hold_table, solve_failure
+from dicelab.pig._common import BUDGET_ARG, TIE_ARG, TOL_ARG, check_size, hold_table, solve_failure
 
 __all__ = ["stage_game", "stage_game_value"]
 
@@ -37,6 +38,7 @@ def _check_values(values) -> np.ndarray:
     return values
 
 
+@validated(tie=TIE_ARG, example={"values": np.zeros((3, 3)), "i": 0, "j": 0})
 def stage_game(values, i: int, j: int, *, tie=0.5) -> tuple[np.ndarray, np.ndarray]:
     """The stage game at ``(i, j)``: ``q(k, k') = A[k-1, k'-1] + C[k-1, k'-1] p(i, j)``.
 
@@ -63,7 +65,7 @@ def stage_game(values, i: int, j: int, *, tie=0.5) -> tuple[np.ndarray, np.ndarr
     values = _check_values(values)
     goal = values.shape[0]
     i, j = check_int("i", i, 0, goal - 1), check_int("j", j, 0, goal - 1)
-    W = _padded(values, check_tie(tie))
+    W = _padded(values, tie)
     W[i, j] = 0.0  # the self-loop, carried by C
     T = hold_table(goal)
     A = np.zeros((goal, goal))
@@ -88,6 +90,7 @@ def _rank_one(C, shape) -> tuple[np.ndarray, np.ndarray]:
     return z, w
 
 
+@validated(tol=TOL_ARG, max_iter=BUDGET_ARG, example={"A": [[0.5, 0.9], [0.8, 0.4]], "C": np.zeros((2, 2))})
 def stage_game_value(A, C, *, tol: float = 1e-14, max_iter: int = 200) -> MatrixGameSolution:
     """The fixed point ``p = val(A + C p)`` of a stage game, and optimal strategies there.
 
@@ -118,7 +121,6 @@ def stage_game_value(A, C, *, tol: float = 1e-14, max_iter: int = 200) -> Matrix
     A = check_matrix(A, "A")
     check_cost("A", A.shape, memory=32.0 * A.size, what="a stage game's checks")
     z, w = _rank_one(C, A.shape)
-    tol, max_iter = check_tol(tol), check_budget(max_iter)
     (na, nb), x, y = A.shape, np.zeros(A.shape[0]), np.zeros(A.shape[1])
     status, p, s, _, excess = _stage.solve_stage(A, z, w, na, nb, 0, 0, tol, max_iter, x, y)
     if status:

@@ -36,17 +36,18 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_float
+from dicelab.core.checks import check_cost
 from dicelab.core.spec import Real, validated
 from dicelab.pig import _kernels, _stage
 from dicelab.pig._common import (
     BOUNDS_STEPS,
+    BUDGET_ARG,
+    GOAL_ARG,
     STRATEGIES_BYTES,
-    check_budget,
-    check_goal,
+    TIE_ARG,
+    TOL_ARG,
     check_size,
     check_strategy,
-    check_tol,
     hold,
     hold_table,
     pure_bounds,
@@ -59,8 +60,6 @@ from dicelab.pig.turns import GOAL
 
 __all__ = ["exploitability", "Equilibrium", "solve_equilibrium"]
 
-_TIE = Real(0, 1)  # A's reward when both reach the goal in the same turn
-
 
 def _response_values(strategy, tie) -> np.ndarray:
     """A's values when A best-responds to an opponent who holds at ``k`` with probability
@@ -71,7 +70,7 @@ def _response_values(strategy, tie) -> np.ndarray:
     return W[:goal, :goal].copy()
 
 
-@validated(tie=_TIE, example={"policy": np.full((3, 3, 3), 1 / 3), "opponent": np.full((3, 3, 3), 1 / 3)})
+@validated(tie=TIE_ARG, example={"policy": np.full((3, 3, 3), 1 / 3), "opponent": np.full((3, 3, 3), 1 / 3)})
 def exploitability(policy, opponent, *, tie=0.5) -> float:
     """How much a best response gains against a pair of mixed hold-at-k strategies, at worst.
 
@@ -247,7 +246,9 @@ def _margin_error_bound(T, values, kernel, row, col, tol: float) -> np.ndarray:
     return np.where(kernel == 1, pure, mixed)
 
 
-@validated(tie=_TIE, example={"goal": 6})
+@validated(
+    goal=GOAL_ARG, tie=TIE_ARG, tol=TOL_ARG, max_iter=BUDGET_ARG, exact_band=Real(0, 1), example={"goal": 6}
+)
 def solve_equilibrium(
     goal: int = GOAL, *, tie=0.5, tol: float = 1e-14, max_iter: int = 200, exact_band: float = 0.0
 ) -> Equilibrium:
@@ -297,9 +298,6 @@ def solve_equilibrium(
     >>> eq.exploitability < 1e-14
     True
     """
-    goal = check_goal(goal)
-    tol, max_iter = check_tol(tol), check_budget(max_iter)
-    exact_band = check_float("exact_band", exact_band, 0, 1)
     check_size(  # steps: the stage games' goal^4 / 2 entries, a few a step (timed in benchmarks/budgets.py)
         "goal", goal, goal, memory=STRATEGIES_BYTES * goal**3, steps=goal**4 / 6, what="the equilibrium"
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dicelab.core.spec import validated
 from dicelab.pig import _kernels_3p
-from dicelab.pig._common import hold_table
+from dicelab.pig._common import OPTIONAL_GOAL_ARG, hold_table
 from dicelab.pig.policy import Policy, hold_at, resolve_policies
 from dicelab.pig.solution import BestResponse
 
@@ -27,7 +27,7 @@ def _sweep_cost(goal: int) -> tuple[float, float]:
     return 32.0 * float(goal) ** 3 + 8.0 * 6 * goal**2, float(goal) ** 4 / 6
 
 
-@validated(example={"opponent1": hold_at(2, goal=6), "opponent2": hold_at(3, goal=6)})
+@validated(goal=OPTIONAL_GOAL_ARG, example={"opponent1": hold_at(2, goal=6), "opponent2": hold_at(3, goal=6)})
 def solve_best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
     """A's best hold-at-k response against two opponents with simple strategies.
 

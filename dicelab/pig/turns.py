@@ -18,9 +18,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_int
-from dicelab.core.spec import Int, validated
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import validated
 from dicelab.pig import _common
+from dicelab.pig._common import GOAL_ARG, SIDES_ARG
 
 __all__ = ["GOAL", "hold_distribution", "hold_table", "one_turn_win", "deviation_threshold"]
 
@@ -28,12 +29,11 @@ GOAL = 100
 """The paper's target score."""
 
 
-def _check_k(name: str, k, sides: int = _common.SIDES) -> int:
-    """``k >= 1`` whose distribution ``X_k`` fits the budget: ``k`` steps on ``sides + 1`` integers of
-    about ``k log2(sides)`` bits each (timed for six sides at about ``k^2 / 5`` steps in all), and
+def _check_k(name: str, k: int, sides: int = _common.SIDES) -> int:
+    """``k`` (an int ``>= 1``) whose distribution ``X_k`` fits the budget: ``k`` steps on ``sides + 1``
+    integers of about ``k log2(sides)`` bits each (timed for six sides at about ``k^2 / 5`` steps in all), and
     the distributions ``X_1 .. X_min(k, 1000)`` remembered as fractions, a gcd each (about
     ``7.5 min(k, 1000)^2`` steps in all: 0.075 s for ``k = 1000``, timed)."""
-    k = check_int(name, k, 1)
     scale = (sides + 1) / 7 * max(1.0, math.log2(sides) / math.log2(6))
     steps = (k * k / 5 + 7.5 * min(k, _common.KEEP) ** 2) * scale
     memory = 3.0 * k * (sides + 1) * max(1.0, math.log2(sides) / math.log2(6))
@@ -41,10 +41,7 @@ def _check_k(name: str, k, sides: int = _common.SIDES) -> int:
     return k
 
 
-_SIDES = Int(2, 100)  # the faces of the die; the face 1 ends the turn
-
-
-@validated(sides=_SIDES, example={"k": 3})
+@validated(k=GOAL_ARG, sides=SIDES_ARG, example={"k": 3})
 def hold_distribution(k: int, *, sides: int = _common.SIDES) -> dict[int, Fraction]:
     """The exact distribution of ``X_k``, the turn total when holding at ``k`` (Table 1 recursion).
 
@@ -71,7 +68,7 @@ def hold_distribution(k: int, *, sides: int = _common.SIDES) -> dict[int, Fracti
     return dict(_common.hold(_check_k("k", k, sides), sides))
 
 
-@validated(sides=_SIDES, example={"goal": 6})
+@validated(goal=GOAL_ARG, sides=SIDES_ARG, example={"goal": 6})
 def hold_table(goal: int = GOAL, *, sides: int = _common.SIDES) -> np.ndarray:
     """All the hold-at-k distributions as one float table.
 
@@ -91,13 +88,12 @@ def hold_table(goal: int = GOAL, *, sides: int = _common.SIDES) -> np.ndarray:
     >>> T.shape, bool(T[3, 8] == 1 / 36), T[1:].sum(axis=1).round(12).tolist()
     ((7, 12), True, [1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
     """
-    goal = _common.check_goal(goal)
     memory, steps = _common.table_cost(goal, sides)
     check_cost("goal", goal, memory=2 * memory, steps=steps, what="the hold table")
     return _common.hold_table(goal, sides).copy()
 
 
-@validated(sides=_SIDES, example={"k": 2})
+@validated(k=GOAL_ARG, sides=SIDES_ARG, example={"k": 2})
 def one_turn_win(k: int = GOAL, *, sides: int = _common.SIDES) -> Fraction:
     """The probability of reaching ``k`` points in a single turn when holding at ``k``.
 
@@ -121,7 +117,7 @@ def one_turn_win(k: int = GOAL, *, sides: int = _common.SIDES) -> Fraction:
     return 1 - hold_distribution(k, sides=sides)[0]
 
 
-@validated(sides=_SIDES, example={"goal": 20})
+@validated(goal=GOAL_ARG, sides=SIDES_ARG, example={"goal": 20})
 def deviation_threshold(goal: int = GOAL, *, sides: int = _common.SIDES) -> int:
     """The least number of players ``n`` with ``1/n`` below the chance of winning in one turn.
 

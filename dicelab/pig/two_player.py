@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicelab.core.spec import Int, Real, validated
+from dicelab.core.spec import validated
 from dicelab.pig import _kernels
 from dicelab.pig._common import (
+    BUDGET_ARG,
+    OPTIONAL_GOAL_ARG,
     SIDES,
-    check_budget,
+    SIDES_ARG,
+    TIE_ARG,
+    TOL_ARG,
     check_converged,
     check_size,
     check_strategy,
-    check_tol,
     hold_table,
     sparse,
 )
@@ -33,9 +36,6 @@ from dicelab.pig.policy import Policy, hold_at, resolve_policies
 from dicelab.pig.solution import BestResponse
 
 __all__ = ["solve_best_response", "solve_best_response_mixed", "win_probability", "solve_full_best_response"]
-
-_TIE = Real(0, 1)  # A's reward when both reach the goal in the same turn
-_SIDES = Int(2, 100)  # the faces of the die; the face 1 ends the turn
 
 
 def _sweep_cost(goal: int, sides: int = SIDES) -> tuple[float, float]:
@@ -72,7 +72,7 @@ def _stopping_cost(goal: int, max_iter: int) -> tuple[float, float]:
     return float(goal) ** 3 + 32.0 * goal**2, 2.5 * float(goal) ** 3 * min(max_iter, 8)
 
 
-@validated(tie=_TIE, sides=_SIDES, example={"opponent": hold_at(3, goal=8)})
+@validated(goal=OPTIONAL_GOAL_ARG, tie=TIE_ARG, sides=SIDES_ARG, example={"opponent": hold_at(3, goal=8)})
 def solve_best_response(opponent, goal: int | None = None, *, tie=0.5, sides: int = SIDES) -> BestResponse:
     """Player A's optimal hold-at-k policy against a fixed opponent policy (two players).
 
@@ -111,7 +111,9 @@ def solve_best_response(opponent, goal: int | None = None, *, tie=0.5, sides: in
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), 1, True)
 
 
-@validated(tie=_TIE, sides=_SIDES, example={"opponent": np.eye(8)[hold_at(3, goal=8).two_player().T - 1]})
+@validated(
+    tie=TIE_ARG, sides=SIDES_ARG, example={"opponent": np.eye(8)[hold_at(3, goal=8).two_player().T - 1]}
+)
 def solve_best_response_mixed(opponent, *, tie=0.5, sides: int = SIDES) -> BestResponse:
     """Player A's optimal hold-at-k policy against an opponent who mixes hold values.
 
@@ -150,7 +152,12 @@ def solve_best_response_mixed(opponent, *, tie=0.5, sides: int = SIDES) -> BestR
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), 1, True)
 
 
-@validated(tie=_TIE, sides=_SIDES, example={"policy_a": hold_at(2, goal=5), "policy_b": hold_at(3, goal=5)})
+@validated(
+    goal=OPTIONAL_GOAL_ARG,
+    tie=TIE_ARG,
+    sides=SIDES_ARG,
+    example={"policy_a": hold_at(2, goal=5), "policy_b": hold_at(3, goal=5)},
+)
 def win_probability(
     policy_a, policy_b, goal: int | None = None, *, tie=0.5, sides: int = SIDES
 ) -> np.ndarray:
@@ -188,7 +195,13 @@ def win_probability(
     return W[:goal, :goal].copy()
 
 
-@validated(tie=_TIE, example={"opponent": hold_at(3, goal=8)})
+@validated(
+    goal=OPTIONAL_GOAL_ARG,
+    tie=TIE_ARG,
+    tol=TOL_ARG,
+    max_iter=BUDGET_ARG,
+    example={"opponent": hold_at(3, goal=8)},
+)
 def solve_full_best_response(
     opponent, goal: int | None = None, *, tie=0.5, tol: float = 1e-15, max_iter: int = 10_000
 ) -> BestResponse:
@@ -223,7 +236,6 @@ def solve_full_best_response(
     >>> bool((full.values >= solve_best_response(h).values - 1e-12).all())
     True
     """
-    tol, max_iter = check_tol(tol), check_budget(max_iter)
     goal, opp = resolve_policies(
         goal, {"opponent": opponent}, cost=lambda g: _stopping_cost(g, max_iter), what="a full best response"
     )

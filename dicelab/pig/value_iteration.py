@@ -16,10 +16,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab.core.checks import check_int
-from dicelab.core.spec import Real, validated
+from dicelab.core.spec import Int, validated
 from dicelab.pig import _kernels, _stage
-from dicelab.pig._common import STRATEGIES_BYTES, check_budget, check_goal, check_size, check_tol, hold_table
+from dicelab.pig._common import (
+    BUDGET_ARG,
+    GOAL_ARG,
+    STRATEGIES_BYTES,
+    TIE_ARG,
+    TOL_ARG,
+    check_size,
+    hold_table,
+)
 from dicelab.pig.policy import Policy, hold_at
 from dicelab.pig.solution import NotConverged, PigSolution
 from dicelab.pig.stochastic_game import Equilibrium, exploitability
@@ -27,10 +34,8 @@ from dicelab.pig.turns import GOAL
 
 __all__ = ["solve_svima", "SymmetricIteration", "symmetric_value_iteration"]
 
-_TIE = Real(0, 1)  # A's reward when both reach the goal in the same turn
 
-
-@validated(tie=_TIE, example={"goal": 6})
+@validated(goal=GOAL_ARG, tie=TIE_ARG, tol=TOL_ARG, max_iter=BUDGET_ARG, example={"goal": 6})
 def solve_svima(goal: int = GOAL, *, tie=0.5, tol: float = 1e-15, max_iter: int = 200) -> Equilibrium:
     """The paper's Stackelberg value iteration for multi-agent RL (SVIMA, Algorithm 0.2), state by state.
 
@@ -59,8 +64,6 @@ def solve_svima(goal: int = GOAL, *, tie=0.5, tol: float = 1e-15, max_iter: int 
     >>> bool(sv.pure.all()), sv.most_likely_policy()[0, 0]
     (True, np.int64(6))
     """
-    goal = check_goal(goal)
-    tol, max_iter = check_tol(tol), check_budget(max_iter)
     check_size("goal", goal, goal, memory=STRATEGIES_BYTES * goal**3, steps=goal**4 / 2, what="SVIMA")
     W = _kernels.padded_values(goal, tie)
     ka, kb = np.zeros((goal, goal), dtype=np.int64), np.zeros((goal, goal), dtype=np.int64)
@@ -123,7 +126,14 @@ def _period(history, longest: int = 10) -> int:
     return 0
 
 
-@validated(tie=_TIE, example={"goal": 6, "sweeps": 4})
+@validated(
+    goal=GOAL_ARG,
+    sweeps=Int(2),
+    start=Int(1),
+    tie=TIE_ARG,
+    tol=TOL_ARG,
+    example={"goal": 6, "sweeps": 4},
+)
 def symmetric_value_iteration(
     goal: int = GOAL, *, sweeps: int = 100, start: int = 25, tie=0.5, tol: float = 1e-12
 ) -> SymmetricIteration:
@@ -157,9 +167,6 @@ def symmetric_value_iteration(
     >>> res.iterations, res.value_history.shape, res.period
     (12, (13, 6, 6), 1)
     """
-    goal = check_goal(goal)
-    sweeps = check_int("sweeps", sweeps, 2)
-    tol, start = check_tol(tol), check_int("start", start, 1)
     kept = 32.0 * goal**2  # the values and policies of a sweep, kept and then stacked
     check_size("goal", goal, goal, memory=2 * kept, steps=float(goal) ** 3, what="a sweep")
     what = f"the sweeps at goal {goal}"
