@@ -268,7 +268,7 @@ def main(argv=None) -> int:
         f"{np.abs(v_lp + v_lp.T - 1).max():.1e}, exploitability {pig.exploitability(x_lp, y_lp):.1e}"
     )
     report(
-        "equilibrium(): closed forms + symmetry / an LP per Newton step",
+        "solve_equilibrium(): closed forms + symmetry / an LP per Newton step",
         t_eq,
         t_lp,
         f"values within {np.abs(eq.values - v_lp).max():.0e}",
@@ -276,7 +276,7 @@ def main(argv=None) -> int:
 
     t_eq200, eq200 = timed(lambda: pig.solve_equilibrium(200), 1)
     print(
-        f"equilibrium(200): {t_eq200:.2f} s, {eq200.n_exact} states decided in exact fractions, "
+        f"solve_equilibrium(200): {t_eq200:.2f} s, {eq200.n_exact} states decided in exact fractions, "
         f"exploitability {eq200.exploitability:.1e}; from goal 100 the time grows as "
         f"goal^{np.log2(t_eq200 / t_eq):.1f}"
     )
@@ -284,7 +284,7 @@ def main(argv=None) -> int:
     t_sv, sv = timed(lambda: pig.solve_svima(), few)
     t_svn, (v_sv, x_sv, _) = timed(lambda: newton_stage_games(pig.GOAL, pure_leader_stage), 1)
     report(
-        "svima(): numba stage games / numpy stage games",
+        "solve_svima(): numba stage games / numpy stage games",
         t_sv,
         t_svn,
         f"values within {np.abs(sv.values - v_sv).max():.0e}, same policy: {np.array_equal(sv.policy, x_sv)}",
@@ -295,7 +295,7 @@ def main(argv=None) -> int:
     t_fig1, _ = timed(
         lambda: [pig.solve_best_response(pig.hold_at(n)).value for n in range(10, 41)], args.repeat
     )
-    print(f"\nsequential_optimal() to 1e-13: median {t_seq:.3f} s (first player wins {seq.value:.10f})")
+    print(f"\nsolve_sequential() to 1e-13: median {t_seq:.3f} s (first player wins {seq.value:.10f})")
     print(f"full within-turn best response: median {t_full:.3f} s")
     print(f"Fig. 1 sweep, n = 10..40 (31 best responses): median {t_fig1:.3f} s")
 
