@@ -140,6 +140,48 @@ def test_best_response_with_an_s_sided_die_is_brute_force_value_iteration(sides)
     assert np.abs(pig.solve_best_response_mixed(as_mixed, sides=sides).values - res.values).max() < 1e-14
 
 
+def stopping_turn(roll_at, sides):
+    """The turn total of a player who rolls on at the totals in ``roll_at`` (and at 0), by
+    enumerating roll sequences."""
+    dist = {}
+
+    def go(total, prob):
+        if total and total not in roll_at:
+            dist[total] = dist.get(total, 0) + prob
+            return
+        dist[0] = dist.get(0, 0) + prob / sides
+        for face in range(2, sides + 1):
+            go(total + face, prob / sides)
+
+    go(0, Fraction(1))
+    return dist
+
+
+@pytest.mark.parametrize("sides", [2, 3, 4])
+def test_full_best_response_with_an_s_sided_die_is_the_best_of_every_stopping_rule(sides):
+    goal, opponent = 5, pig.hold_at(2, goal=5)
+    full = pig.solve_full_best_response(opponent, sides=sides)
+    p = np.zeros((goal, goal))
+
+    def after(i, j):
+        return 0.5 if i >= goal and j >= goal else 1.0 if i >= goal else 0.0 if j >= goal else p[i, j]
+
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            b = enumerate_turn(int(opponent[j]), sides)
+            best = 0.0
+            totals = range(1, goal - i)  # below the goal: A may roll on or hold
+            for rule in itertools.product([False, True], repeat=len(totals)):
+                a = stopping_turn({t for t, r in zip(totals, rule, strict=True) if r}, sides)
+                after_turn = sum(
+                    pa * pb * after(i + x, j + y) for x, pa in a.items() for y, pb in b.items() if x or y
+                )
+                best = max(best, float(after_turn) / (1 - float(a.get(0, 0) * b.get(0, 0))))
+            p[i, j] = best
+    assert np.abs(full.values - p).max() < 1e-12
+    assert (full.values >= pig.solve_best_response(opponent, sides=sides).values - 1e-12).all()
+
+
 def simulate_hold_at(n_a, n_b, goal, sides, games, seed):
     """A's share of ``games`` simultaneous games (ties worth 1/2), both players holding at their n
     (capped at the points needed), every roll drawn."""

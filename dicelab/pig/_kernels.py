@@ -4,9 +4,9 @@ Conventions shared by every kernel:
 
 * ``T = hold_table(goal, sides)``, ``T[k, x] = P(X_k = x)``: ``X_k`` is ``0`` or one of
   ``k..k+sides-1`` (``k..k+5`` for the paper's die); the die's ``sides`` is read from the
-  table's shape (:func:`sides_of`). The kernels of the two-player best response and of a pair
-  of policies take any die; the others (three players, the within-turn stopping, classic Pig,
-  the stage games) are written for six sides.
+  table's shape (:func:`sides_of`). The kernels of the two-player best responses (hold at k, and
+  the within-turn stopping) and of a pair of policies take any die; the others (three players,
+  classic Pig, the stage games) are written for six sides.
 * ``W = padded_values(goal, tie, sides)`` holds A's values on ``(i, j)`` in ``[0, 2 goal + sides)^2``: the
   reward :func:`goal_reward` past the goal, the solved ``p(i, j)`` inside (0 until solved).
   Reverse sweeps rely on that 0: while ``(i, j)`` is being solved, the turn in which both
@@ -221,14 +221,15 @@ def stopping_response(goal, T, W, opp, tol, max_iter):
     to the state): a contraction, iterated until the change is below ``tol``. Fills ``W``;
     returns ``(roll, iterations, residual)``; ``roll[i, j, t]`` is True where A rolls on.
     """
+    n = sides_of(T)
     roll = np.zeros((goal, goal, goal), dtype=np.bool_)
-    V = np.zeros(goal + 6)
-    bs, ps, G = np.zeros(7, dtype=np.int64), np.zeros(7), np.zeros(goal + 6)
+    V = np.zeros(goal + n)
+    bs, ps, G = np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1), np.zeros(goal + n)
     worst_it, worst_res = 0, 0.0
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
             m = pure_outcomes(T, opp[j, i], bs, ps)
-            after_turn(i, j, goal - i, bs, ps, m, W, G)
+            after_turn(i, j, goal - i, bs, ps, m, W, G, n)
             g0, bust = G[0], ps[0]
             roll[i, j, 0] = True  # a player rolls at least once
             v = 0.0
@@ -237,18 +238,18 @@ def stopping_response(goal, T, W, opp, tol, max_iter):
             while it < max_iter:
                 it += 1
                 lost = g0 + bust * v
-                for t in range(goal - i + 5, 0, -1):
+                for t in range(goal - i + n - 1, 0, -1):
                     if i + t >= goal:
                         V[t] = G[t]
                         continue
-                    go_on = lost / 6.0
-                    for r in range(2, 7):
-                        go_on += V[t + r] / 6.0 if t + r < goal - i + 6 else G[goal - i] / 6.0
+                    go_on = lost / n
+                    for r in range(2, n + 1):
+                        go_on += V[t + r] / n if t + r < goal - i + n else G[goal - i] / n
                     V[t] = max(G[t], go_on)
                     roll[i, j, t] = go_on > G[t]
-                new = lost / 6.0
-                for r in range(2, 7):
-                    new += V[r] / 6.0
+                new = lost / n
+                for r in range(2, n + 1):
+                    new += V[r] / n
                 res = abs(new - v)
                 v = new
                 if res < tol:

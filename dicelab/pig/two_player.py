@@ -65,11 +65,11 @@ def _mixed_cost(goal: int, support: int, sides: int = SIDES) -> tuple[float, flo
     return 40.0 * g**3, g**3 * (2 + 1.2 * np.log2(g) * support / g) + 0.08 * g**3 * (support + sides)
 
 
-def _stopping_cost(goal: int, max_iter: int) -> tuple[float, float]:
+def _stopping_cost(goal: int, max_iter: int, sides: int = SIDES) -> tuple[float, float]:
     """``(bytes, steps)`` of :func:`solve_full_best_response`: ``roll`` (``goal^3`` booleans); in each
-    state, iterations of ``goal - i`` turn totals of five rolls each (about 8 per state on
-    average at the default ``tol``, measured)."""
-    return float(goal) ** 3 + 32.0 * goal**2, 2.5 * float(goal) ** 3 * min(max_iter, 8)
+    state, iterations of ``goal - i`` turn totals of five rolls each (``sides - 1`` with another
+    die; about 8 iterations per state on average at the default ``tol``, measured)."""
+    return float(goal) ** 3 + 32.0 * goal**2, 2.5 * float(goal) ** 3 * min(max_iter, 8) * sides / 6
 
 
 @validated(goal=OPTIONAL_GOAL_ARG, tie=TIE_ARG, sides=SIDES_ARG, example={"opponent": hold_at(3, goal=8)})
@@ -200,10 +200,17 @@ def win_probability(
     tie=TIE_ARG,
     tol=TOL_ARG,
     max_iter=BUDGET_ARG,
+    sides=SIDES_ARG,
     example={"opponent": hold_at(3, goal=8)},
 )
 def solve_full_best_response(
-    opponent, goal: int | None = None, *, tie=0.5, tol: float = 1e-15, max_iter: int = 10_000
+    opponent,
+    goal: int | None = None,
+    *,
+    tie=0.5,
+    tol: float = 1e-15,
+    max_iter: int = 10_000,
+    sides: int = SIDES,
 ) -> BestResponse:
     """A's best response when A may hold at *any* turn total (not only "hold at k").
 
@@ -224,6 +231,8 @@ def solve_full_best_response(
         Stop each state's iteration when the change is below ``tol``.
     max_iter : int
         Iterations allowed per state; :class:`~dicelab.pig.NotConverged` beyond.
+    sides : int
+        The faces of the die both players roll (the paper's 6); the face 1 ends the turn.
 
     Returns
     -------
@@ -237,11 +246,15 @@ def solve_full_best_response(
     True
     """
     goal, opp = resolve_policies(
-        goal, {"opponent": opponent}, cost=lambda g: _stopping_cost(g, max_iter), what="a full best response"
+        goal,
+        {"opponent": opponent},
+        cost=lambda g: _stopping_cost(g, max_iter, sides),
+        what="a full best response",
+        sides=sides,
     )
-    W = _kernels.padded_values(goal, tie)
+    W = _kernels.padded_values(goal, tie, sides)
     roll, iterations, residual = _kernels.stopping_response(
-        goal, hold_table(goal), W, opp.two_player(), tol, max_iter
+        goal, hold_table(goal, sides), W, opp.two_player(), tol, max_iter
     )
     iterations = check_converged("the within-turn stopping iteration", iterations, residual, tol, max_iter)
     return BestResponse(goal, W[:goal, :goal].copy(), roll, iterations, True)
