@@ -140,6 +140,19 @@ def test_best_response_with_an_s_sided_die_is_brute_force_value_iteration(sides)
     assert np.abs(pig.solve_best_response_mixed(as_mixed, sides=sides).values - res.values).max() < 1e-14
 
 
+@pytest.mark.parametrize("sides", [2, 3, 4, 8])
+def test_three_player_best_response_with_an_s_sided_die_is_the_enumeration_of_every_outcome(sides):
+    o1, o2 = pig.hold_at(2, goal=5), pig.hold_at(3, goal=5)
+    res = pig.solve_best_response_3p(o1, o2, sides=sides)
+    exact = reference.exact_best_response_3p(o1, o2, sides=sides)  # all (sides + 1)^3 outcomes of a turn
+    assert np.abs(exact.values.astype(float) - res.values).max() < 1e-14
+    assert res.policy == exact.policy
+    d6 = pig.solve_best_response_3p(pig.hold_at(20, 40), pig.hold_at(25, 40))
+    assert np.array_equal(
+        pig.solve_best_response_3p(pig.hold_at(20, 40), pig.hold_at(25, 40), sides=6).values, d6.values
+    )
+
+
 def stopping_turn(roll_at, sides):
     """The turn total of a player who rolls on at the totals in ``roll_at`` (and at 0), by
     enumerating roll sequences."""

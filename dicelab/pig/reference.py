@@ -230,9 +230,16 @@ def exact_best_response(
     return BestResponse(goal, win, Policy(pol), 1, True)
 
 
-@validated(goal=OPTIONAL_GOAL_ARG, example={"opponent1": hold_at(1, goal=3), "opponent2": hold_at(2, goal=3)})
-def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
-    """The three-player best response in exact fractions, over all 49 opponent outcomes.
+@validated(
+    goal=OPTIONAL_GOAL_ARG,
+    sides=SIDES_ARG,
+    example={"opponent1": hold_at(1, goal=3), "opponent2": hold_at(2, goal=3)},
+)
+def exact_best_response_3p(
+    opponent1, opponent2, goal: int | None = None, *, sides: int = SIDES
+) -> BestResponse:
+    """The three-player best response in exact fractions, over all 49 opponent outcomes
+    (``(sides + 1)^2`` with a die of ``sides`` faces).
 
     Pure Python, for small goals (the tests). Winners at the goal share ``1/m``.
 
@@ -242,6 +249,8 @@ def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> Bes
         Simple policies (hold values by own score).
     goal : int, optional
         The target score; by default the opponents'.
+    sides : int
+        The faces of the die every player rolls (the paper's 6); the face 1 ends the turn.
 
     Returns
     -------
@@ -253,9 +262,9 @@ def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> Bes
     """
     policies = {"opponent1": opponent1, "opponent2": opponent2}
     goal, o1, o2 = resolve_policies(
-        goal, policies, simple=True, cost=_exact_cost(3), what="the exact best response"
+        goal, policies, simple=True, cost=_exact_cost(3, sides), what="the exact best response", sides=sides
     )
-    dist = {k: dict(hold(k)) for k in range(1, goal + 1)}
+    dist = {k: dict(hold(k, sides)) for k in range(1, goal + 1)}
     win = np.empty((goal, goal, goal), dtype=object)
     pol = np.zeros((goal, goal, goal), dtype=np.int64)
 
