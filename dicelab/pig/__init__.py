@@ -10,6 +10,9 @@ Every player rolls one die at the same time, turn after turn. Within a turn a pl
 rolling until holding; a 1 wipes the turn total out. When every player has held or rolled a
 1, the turn ends and the turn totals are banked. The first to reach ``goal`` (100) wins; if
 ``m`` players reach it in the same turn, each gets ``1/m`` (with two players, ``tie``).
+The die has six faces in the paper; the turn distributions and the best responses (two and
+three players, hold at ``k`` or any stopping rule) also take ``sides``, a die of ``sides``
+faces whose face 1 ends the turn.
 
 Notation (the paper's)
 ----------------------
