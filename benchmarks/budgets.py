@@ -41,7 +41,7 @@ from dicelab.core.checks import recorded_costs
 from dicelab.course import claims
 from dicelab.efron import reference
 from dicelab.pig import reference as pig_reference
-from dicelab.pig import turns as pig_turns
+from dicelab.pig import _common as pig_common
 from dicelab.wimpout import race as wimpout_race
 
 
@@ -105,7 +105,7 @@ def _mixed_opponent(goal: int, support: int) -> Callable[[], object]:
     else:
         s = sum(np.eye(goal)[rng.integers(0, goal, size=(goal, goal))] for _ in range(support))
     s = s / s.sum(axis=2, keepdims=True)
-    return lambda: pig.best_response_mixed(s)
+    return lambda: pig.solve_best_response_mixed(s)
 
 
 # Remembered tables are forgotten before each timed call, so that every run pays what a first
@@ -118,9 +118,13 @@ def _fresh_badg() -> None:
     badg_state._multiset_rolls.cache_clear()
 
 
+def _pig3(n1: int, n2: int, goal: int) -> Callable[[], object]:
+    return lambda: pig.solve_best_response_3p(pig.hold_at(n1, goal), pig.hold_at(n2, goal))
+
+
 def _fresh_pig() -> None:
-    pig_turns._hold_table.cache_clear()
-    pig_turns._HOLDS.clear()
+    pig_common.hold_table.cache_clear()
+    pig_common.HOLDS.clear()
 
 
 def _solve(dice) -> Callable[[], object]:
@@ -245,7 +249,7 @@ def _stage(goal: int) -> Callable[[], object]:
 @functools.cache
 def _pig_values(goal: int) -> np.ndarray:
     """A's winning probabilities against holding at 20, as the later states' values of a stage game."""
-    return pig.best_response(pig.hold_at(20, goal)).values
+    return pig.solve_best_response(pig.hold_at(20, goal)).values
 
 
 def _exact_stage(f, goal: int) -> Size:
@@ -325,7 +329,7 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
             Size("800 x 800", False, _random_game(800, 800)),
         ],
     ),
-    "pig.best_response_mixed": (
+    "pig.solve_best_response_mixed": (
         _mixed_opponent(10, 10),
         [
             Size("goal 100, every hold value mixed", True, _mixed_opponent(100, 100)),
@@ -334,20 +338,20 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
             Size("goal 250, two hold values", False, _mixed_opponent(250, 2)),
         ],
     ),
-    "pig.best_response_3p": (
-        lambda: pig.best_response_3p(pig.hold_at(3, 8), pig.hold_at(4, 8)),
+    "pig.solve_best_response_3p": (
+        lambda: pig.solve_best_response_3p(pig.hold_at(3, 8), pig.hold_at(4, 8)),
         [
-            Size("goal 80", True, lambda: pig.best_response_3p(pig.hold_at(20, 80), pig.hold_at(25, 80))),
-            Size("goal 100", True, lambda: pig.best_response_3p(pig.hold_at(25), pig.hold_at(30))),
-            Size("goal 150", False, lambda: pig.best_response_3p(pig.hold_at(25, 150), pig.hold_at(30, 150))),
+            Size("goal 80", True, _pig3(20, 25, 80)),
+            Size("goal 100", True, lambda: pig.solve_best_response_3p(pig.hold_at(25), pig.hold_at(30))),
+            Size("goal 150", False, _pig3(25, 30, 150)),
         ],
     ),
-    "pig.equilibrium": (
-        lambda: pig.equilibrium(8),
+    "pig.solve_equilibrium": (
+        lambda: pig.solve_equilibrium(8),
         [
-            Size("goal 100", True, lambda: pig.equilibrium(100)),
-            Size("goal 150", True, lambda: pig.equilibrium(150)),
-            Size("goal 200", False, lambda: pig.equilibrium(200)),
+            Size("goal 100", True, lambda: pig.solve_equilibrium(100)),
+            Size("goal 150", True, lambda: pig.solve_equilibrium(150)),
+            Size("goal 200", False, lambda: pig.solve_equilibrium(200)),
         ],
     ),
     "efron.num_unique_dice (recurrence)": (
@@ -614,12 +618,12 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
         ],
     ),
     # Pig
-    "pig.best_response": (
-        _pig(pig.best_response, _holds(20, 30)),
+    "pig.solve_best_response": (
+        _pig(pig.solve_best_response, _holds(20, 30)),
         [
-            Size("goal 300", True, _pig(pig.best_response, _holds(20, 300))),
-            Size("goal 400", False, _pig(pig.best_response, _holds(20, 400))),
-            Size("goal 800", False, _pig(pig.best_response, _holds(20, 800))),
+            Size("goal 300", True, _pig(pig.solve_best_response, _holds(20, 300))),
+            Size("goal 400", False, _pig(pig.solve_best_response, _holds(20, 400))),
+            Size("goal 800", False, _pig(pig.solve_best_response, _holds(20, 800))),
         ],
     ),
     "pig.win_probability": (
@@ -631,20 +635,20 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
             Size("goal 800", False, _pig(pig.win_probability, _holds(20, 800), _holds(25, 800))),
         ],
     ),
-    "pig.full_best_response": (
-        _pig(pig.full_best_response, _holds(20, 30)),
+    "pig.solve_full_best_response": (
+        _pig(pig.solve_full_best_response, _holds(20, 30)),
         [
-            Size("goal 100", True, _pig(pig.full_best_response, _holds(20, 100))),
-            Size("goal 200", False, _pig(pig.full_best_response, _holds(20, 200))),
-            Size("goal 300", False, _pig(pig.full_best_response, _holds(20, 300))),
+            Size("goal 100", True, _pig(pig.solve_full_best_response, _holds(20, 100))),
+            Size("goal 200", False, _pig(pig.solve_full_best_response, _holds(20, 200))),
+            Size("goal 300", False, _pig(pig.solve_full_best_response, _holds(20, 300))),
         ],
     ),
-    "pig.sequential_optimal": (
-        _pig(pig.sequential_optimal, 20),
+    "pig.solve_sequential": (
+        _pig(pig.solve_sequential, 20),
         [
-            Size("goal 100", True, _pig(pig.sequential_optimal, 100)),
-            Size("goal 200", False, _pig(pig.sequential_optimal, 200)),
-            Size("goal 300", False, _pig(pig.sequential_optimal, 300)),
+            Size("goal 100", True, _pig(pig.solve_sequential, 100)),
+            Size("goal 200", False, _pig(pig.solve_sequential, 200)),
+            Size("goal 300", False, _pig(pig.solve_sequential, 300)),
         ],
     ),
     "pig.reference.paper_value_iteration": (

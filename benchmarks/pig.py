@@ -183,21 +183,21 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     h6 = pig.hold_at(3, 6)
     for call in (
-        lambda: pig.best_response(h6),
-        lambda: pig.best_response_3p(h6, h6),
+        lambda: pig.solve_best_response(h6),
+        lambda: pig.solve_best_response_3p(h6, h6),
         lambda: rebuild_3p(6, pig.hold_table(6), h6.table, h6.table),
-        lambda: pig.sequential_optimal(6),
+        lambda: pig.solve_sequential(6),
         lambda: reference.paper_value_iteration(h6),
         lambda: cell_value_iteration(h6),
         lambda: pig.symmetric_value_iteration(6, sweeps=4),
-        lambda: pig.equilibrium(6),
-        lambda: pig.svima(6),
+        lambda: pig.solve_equilibrium(6),
+        lambda: pig.solve_svima(6),
     ):
         call()
     print(f"first calls (numba compile or cache load): {time.perf_counter() - t0:.1f} s\n")
 
     h25 = pig.hold_at(25)
-    t_br, br = timed(lambda: pig.best_response(h25), args.repeat)
+    t_br, br = timed(lambda: pig.solve_best_response(h25), args.repeat)
     t_vi, vi = timed(lambda: reference.paper_value_iteration(h25, tol=1e-12), few)
     t_cell, cell = timed(lambda: cell_value_iteration(h25), 1)
     print(
@@ -228,7 +228,7 @@ def main(argv=None) -> int:
     )
 
     h = {n: pig.hold_at(n) for n in range(20, 31)}
-    t_3p, w = timed(lambda: pig.best_response_3p(h[25], h[25]), few)
+    t_3p, w = timed(lambda: pig.solve_best_response_3p(h[25], h[25]), few)
     T = pig.hold_table()
     t_3pr, wr = timed(lambda: rebuild_3p(pig.GOAL, T, h[25].table, h[25].table), 1)
     print(f"three players against two hold-at-25: A wins {w.value:.6f}")
@@ -243,7 +243,7 @@ def main(argv=None) -> int:
     grid = {}
     for a in range(20, 31):
         for b in range(a, 31):  # the grid is symmetric in the two opponents
-            grid[a, b] = grid[b, a] = pig.best_response_3p(h[a], h[b]).value
+            grid[a, b] = grid[b, a] = pig.solve_best_response_3p(h[a], h[b]).value
     t_grid = time.perf_counter() - t0
     if args.full_grid:
         t0 = time.perf_counter()
@@ -258,7 +258,7 @@ def main(argv=None) -> int:
         t_slow, how, agree = 66 * t_3pr, "66 x the single solve above", float("nan")
     report(f"11 x 11 grid, 66 solves (straightforward: {how})", t_grid, t_slow, f"values within {agree:.0e}")
 
-    t_eq, eq = timed(lambda: pig.equilibrium(), few)
+    t_eq, eq = timed(lambda: pig.solve_equilibrium(), few)
     t_lp, (v_lp, x_lp, y_lp) = timed(lambda: newton_stage_games(pig.GOAL, lp_stage), 1)
     mixed_lp = int(((x_lp.max(axis=2) < 1 - 1e-12) | (y_lp.max(axis=2) < 1 - 1e-12)).sum())
     print(
@@ -268,32 +268,34 @@ def main(argv=None) -> int:
         f"{np.abs(v_lp + v_lp.T - 1).max():.1e}, exploitability {pig.exploitability(x_lp, y_lp):.1e}"
     )
     report(
-        "equilibrium(): closed forms + symmetry / an LP per Newton step",
+        "solve_equilibrium(): closed forms + symmetry / an LP per Newton step",
         t_eq,
         t_lp,
         f"values within {np.abs(eq.values - v_lp).max():.0e}",
     )
 
-    t_eq200, eq200 = timed(lambda: pig.equilibrium(200), 1)
+    t_eq200, eq200 = timed(lambda: pig.solve_equilibrium(200), 1)
     print(
-        f"equilibrium(200): {t_eq200:.2f} s, {eq200.n_exact} states decided in exact fractions, "
+        f"solve_equilibrium(200): {t_eq200:.2f} s, {eq200.n_exact} states decided in exact fractions, "
         f"exploitability {eq200.exploitability:.1e}; from goal 100 the time grows as "
         f"goal^{np.log2(t_eq200 / t_eq):.1f}"
     )
 
-    t_sv, sv = timed(lambda: pig.svima(), few)
+    t_sv, sv = timed(lambda: pig.solve_svima(), few)
     t_svn, (v_sv, x_sv, _) = timed(lambda: newton_stage_games(pig.GOAL, pure_leader_stage), 1)
     report(
-        "svima(): numba stage games / numpy stage games",
+        "solve_svima(): numba stage games / numpy stage games",
         t_sv,
         t_svn,
         f"values within {np.abs(sv.values - v_sv).max():.0e}, same policy: {np.array_equal(sv.policy, x_sv)}",
     )
 
-    t_seq, seq = timed(lambda: pig.sequential_optimal(tol=1e-13), args.repeat)
-    t_full, _ = timed(lambda: pig.full_best_response(h25), args.repeat)
-    t_fig1, _ = timed(lambda: [pig.best_response(pig.hold_at(n)).value for n in range(10, 41)], args.repeat)
-    print(f"\nsequential_optimal() to 1e-13: median {t_seq:.3f} s (first player wins {seq.value:.10f})")
+    t_seq, seq = timed(lambda: pig.solve_sequential(tol=1e-13), args.repeat)
+    t_full, _ = timed(lambda: pig.solve_full_best_response(h25), args.repeat)
+    t_fig1, _ = timed(
+        lambda: [pig.solve_best_response(pig.hold_at(n)).value for n in range(10, 41)], args.repeat
+    )
+    print(f"\nsolve_sequential() to 1e-13: median {t_seq:.3f} s (first player wins {seq.value:.10f})")
     print(f"full within-turn best response: median {t_full:.3f} s")
     print(f"Fig. 1 sweep, n = 10..40 (31 best responses): median {t_fig1:.3f} s")
 

@@ -182,9 +182,9 @@ def test_opponents_are_the_named_strategies():
     hold = explore.pig_opponent("hold_at", 25)
     assert hold.mixed[0, 7, 24] == 1 and hold.mixed[0, 90, 9] == 1  # hold at 25, or at what B needs
     br = explore.pig_opponent("best_response", 25)
-    policy = pig.best_response(pig.hold_at(25)).policy
+    policy = pig.solve_best_response(pig.hold_at(25)).policy
     assert br.mixed[3, 40, policy[40, 3] - 1] == 1
-    assert br.values[0, 0] == pytest.approx(pig.best_response(policy).value)
+    assert br.values[0, 0] == pytest.approx(pig.solve_best_response(policy).value)
     eq = explore.pig_opponent("equilibrium", goal=10)
     assert eq.values[0, 0] == pytest.approx(0.5)
     with pytest.raises(ValueError, match="kind must be one of"):

@@ -15,19 +15,19 @@ from dicelab.core import games
 from dicelab.pig import _kernels, _kernels_3p, reference, stochastic_game
 
 
-def enumerate_turn(k):
-    """X_k by enumerating roll sequences directly (no recursion)."""
+def enumerate_turn(k, sides=6):
+    """X_k by enumerating roll sequences of a die with ``sides`` faces directly (no recursion)."""
     dist = {}
 
     def go(total, prob):
         if total >= k:
             dist[total] = dist.get(total, 0) + prob
             return
-        for face in range(1, 7):
+        for face in range(1, sides + 1):
             if face == 1:
-                dist[0] = dist.get(0, 0) + prob / 6
+                dist[0] = dist.get(0, 0) + prob / sides
             else:
-                go(total + face, prob / 6)
+                go(total + face, prob / sides)
 
     go(0, Fraction(1))
     return dist
@@ -64,6 +64,174 @@ def test_hold_table_rows_are_the_distributions():
         }
 
 
+# --------------------------------------------------------------------------- a die of s sides
+
+SIDES = [2, 3, 4, 8, 10]
+
+
+@pytest.mark.parametrize("sides", SIDES)
+@pytest.mark.parametrize("k", [1, 2, 5, 11])
+def test_hold_distribution_of_an_s_sided_die_matches_enumeration(sides, k):
+    dist = pig.hold_distribution(k, sides=sides)
+    assert {x: p for x, p in dist.items() if p} == enumerate_turn(k, sides)
+    assert set(dist) <= {0, *range(k, k + sides)} and sum(dist.values()) == 1
+    assert pig.one_turn_win(k, sides=sides) == 1 - enumerate_turn(k, sides)[0]
+
+
+@pytest.mark.parametrize("sides", SIDES)
+def test_hold_table_and_deviation_threshold_of_an_s_sided_die(sides):
+    T = pig.hold_table(9, sides=sides)
+    assert T.shape == (10, 9 + sides)
+    for k in range(1, 10):
+        exact = enumerate_turn(k, sides)
+        assert {x: Fraction(T[k, x]) for x in np.nonzero(T[k])[0]} == {
+            x: Fraction(float(p)) for x, p in exact.items()
+        }
+    p = 1 - enumerate_turn(9, sides)[0]
+    n = pig.deviation_threshold(9, sides=sides)
+    assert Fraction(1, n) < p <= Fraction(1, n - 1)
+
+
+def test_the_six_sided_die_is_the_default():
+    h = pig.hold_at(4, goal=15)
+    assert np.array_equal(pig.hold_table(15, sides=6), pig.hold_table(15))
+    assert np.array_equal(pig.solve_best_response(h, sides=6).values, pig.solve_best_response(h).values)
+    assert pig.hold_distribution(7, sides=6) == pig.hold_distribution(7)
+
+
+def brute_force_values(opponent, goal, sides, tie=0.5, policy=None):
+    """A's values against ``opponent`` (a simple policy) by plain value iteration over every state,
+    with the turn totals enumerated roll by roll: A's best hold value, or ``policy[i, j]``."""
+    turn = {k: [(x, float(p)) for x, p in enumerate_turn(k, sides).items()] for k in range(1, goal + 1)}
+    p = np.zeros((goal, goal))
+
+    def after(i, j):
+        if i >= goal and j >= goal:
+            return tie
+        return 1.0 if i >= goal else 0.0 if j >= goal else p[i, j]
+
+    def q(i, j, k):
+        b = turn[int(opponent[j])]
+        return sum(pa * pb * after(i + x, j + y) for x, pa in turn[k] for y, pb in b)
+
+    change = 1.0
+    while change > 1e-15:
+        change = 0.0
+        for i in range(goal - 1, -1, -1):
+            for j in range(goal - 1, -1, -1):
+                ks = range(1, goal - i + 1) if policy is None else [int(policy[i, j])]
+                new = max(q(i, j, k) for k in ks)
+                change, p[i, j] = max(change, abs(new - p[i, j])), new
+    return p
+
+
+@pytest.mark.parametrize("sides", [2, 3, 4, 8])
+def test_best_response_with_an_s_sided_die_is_brute_force_value_iteration(sides):
+    goal, opponent = 8, pig.hold_at(3, goal=8)
+    res = pig.solve_best_response(opponent, sides=sides)
+    assert res.values.shape == (goal, goal)
+    assert np.abs(res.values - brute_force_values(opponent, goal, sides)).max() < 1e-12
+    # the policy attains the values, as does the exact response in fractions
+    assert np.abs(brute_force_values(opponent, goal, sides, policy=res.policy) - res.values).max() < 1e-12
+    exact = reference.exact_best_response(opponent, sides=sides)
+    assert np.abs(exact.values.astype(float) - res.values).max() < 1e-14
+    assert np.abs(pig.win_probability(res.policy, opponent, sides=sides) - res.values).max() < 1e-14
+    as_mixed = np.eye(goal)[opponent.two_player().T - 1]
+    assert np.abs(pig.solve_best_response_mixed(as_mixed, sides=sides).values - res.values).max() < 1e-14
+
+
+@pytest.mark.parametrize("sides", [2, 3, 4, 8])
+def test_three_player_best_response_with_an_s_sided_die_is_the_enumeration_of_every_outcome(sides):
+    o1, o2 = pig.hold_at(2, goal=5), pig.hold_at(3, goal=5)
+    res = pig.solve_best_response_3p(o1, o2, sides=sides)
+    exact = reference.exact_best_response_3p(o1, o2, sides=sides)  # all (sides + 1)^3 outcomes of a turn
+    assert np.abs(exact.values.astype(float) - res.values).max() < 1e-14
+    assert res.policy == exact.policy
+    d6 = pig.solve_best_response_3p(pig.hold_at(20, 40), pig.hold_at(25, 40))
+    assert np.array_equal(
+        pig.solve_best_response_3p(pig.hold_at(20, 40), pig.hold_at(25, 40), sides=6).values, d6.values
+    )
+
+
+def stopping_turn(roll_at, sides):
+    """The turn total of a player who rolls on at the totals in ``roll_at`` (and at 0), by
+    enumerating roll sequences."""
+    dist = {}
+
+    def go(total, prob):
+        if total and total not in roll_at:
+            dist[total] = dist.get(total, 0) + prob
+            return
+        dist[0] = dist.get(0, 0) + prob / sides
+        for face in range(2, sides + 1):
+            go(total + face, prob / sides)
+
+    go(0, Fraction(1))
+    return dist
+
+
+@pytest.mark.parametrize("sides", [2, 3, 4])
+def test_full_best_response_with_an_s_sided_die_is_the_best_of_every_stopping_rule(sides):
+    goal, opponent = 5, pig.hold_at(2, goal=5)
+    full = pig.solve_full_best_response(opponent, sides=sides)
+    p = np.zeros((goal, goal))
+
+    def after(i, j):
+        return 0.5 if i >= goal and j >= goal else 1.0 if i >= goal else 0.0 if j >= goal else p[i, j]
+
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            b = enumerate_turn(int(opponent[j]), sides)
+            best = 0.0
+            totals = range(1, goal - i)  # below the goal: A may roll on or hold
+            for rule in itertools.product([False, True], repeat=len(totals)):
+                a = stopping_turn({t for t, r in zip(totals, rule, strict=True) if r}, sides)
+                after_turn = sum(
+                    pa * pb * after(i + x, j + y) for x, pa in a.items() for y, pb in b.items() if x or y
+                )
+                best = max(best, float(after_turn) / (1 - float(a.get(0, 0) * b.get(0, 0))))
+            p[i, j] = best
+    assert np.abs(full.values - p).max() < 1e-12
+    assert (full.values >= pig.solve_best_response(opponent, sides=sides).values - 1e-12).all()
+
+
+def simulate_hold_at(n_a, n_b, goal, sides, games, seed):
+    """A's share of ``games`` simultaneous games (ties worth 1/2), both players holding at their n
+    (capped at the points needed), every roll drawn."""
+    rng = np.random.default_rng(seed)
+    score = np.zeros((2, games), dtype=np.int64)
+    result = np.full(games, np.nan)
+    live = np.ones(games, dtype=bool)
+    while live.any():
+        idx = np.nonzero(live)[0]
+        banked = []
+        for player, n in enumerate((n_a, n_b)):
+            target = np.minimum(n, goal - score[player, idx])
+            total = np.zeros(idx.size, dtype=np.int64)
+            rolling = np.ones(idx.size, dtype=bool)
+            while rolling.any():
+                face = rng.integers(1, sides + 1, size=idx.size)
+                bust = rolling & (face == 1)
+                total = np.where(rolling, np.where(face == 1, 0, total + face), total)
+                rolling &= ~bust & (total < target)
+            banked.append(total)
+        score[0, idx] += banked[0]
+        score[1, idx] += banked[1]
+        a, b = score[0, idx] >= goal, score[1, idx] >= goal
+        done = a | b
+        result[idx[done]] = np.where(a & b, 0.5, a.astype(float))[done]
+        live[idx[done]] = False
+    return result
+
+
+@pytest.mark.parametrize("sides", [3, 4, 8])
+def test_win_probability_with_an_s_sided_die_matches_simulated_games(sides):
+    goal, games = 12, 20_000
+    exact = pig.win_probability(pig.hold_at(3, goal), pig.hold_at(5, goal), sides=sides)[0, 0]
+    won = simulate_hold_at(3, 5, goal, sides, games, seed=sides)
+    assert abs(won.mean() - exact) < 4 * won.std(ddof=1) / np.sqrt(games)
+
+
 # --------------------------------------------------------------------------- policies
 
 
@@ -87,9 +255,11 @@ def test_policy_is_checked_once_and_read_only():
 
 
 def test_goal_is_read_from_the_opponent_policy():
-    res = pig.best_response(pig.hold_at(3, goal=6))
+    res = pig.solve_best_response(pig.hold_at(3, goal=6))
     assert res.goal == 6 and res.values.shape == (6, 6)
-    assert np.array_equal(res.values, pig.best_response(pig.hold_at(3, goal=6).two_player(), goal=6).values)
+    assert np.array_equal(
+        res.values, pig.solve_best_response(pig.hold_at(3, goal=6).two_player(), goal=6).values
+    )
 
 
 # --------------------------------------------------------------------------- two players
@@ -99,7 +269,7 @@ def test_goal_is_read_from_the_opponent_policy():
 @pytest.mark.parametrize("n", [1, 2, 4])
 def test_best_response_equals_exact_fractions(goal, n):
     opp = pig.hold_at(n, goal)
-    fast = pig.best_response(opp)
+    fast = pig.solve_best_response(opp)
     exact = reference.exact_best_response(opp)
     assert exact.values.dtype == object and all(isinstance(v, Fraction) for v in exact.values.flat)
     assert np.abs(fast.values - exact.values.astype(float)).max() < 1e-14
@@ -119,7 +289,7 @@ def test_best_response_against_random_policies(goal, seed):
     rng = np.random.default_rng(seed)
     own = np.arange(goal)[:, None]
     opp = pig.Policy(1 + (rng.integers(0, 1000, (goal, goal)) % (goal - own)))
-    fast = pig.best_response(opp)
+    fast = pig.solve_best_response(opp)
     vi = reference.paper_value_iteration(opp)
     assert vi.iterations > 1 and vi.converged
     assert np.abs(fast.values - vi.values).max() < 1e-10
@@ -135,8 +305,8 @@ def test_symmetry_and_full_response():
     p = pig.win_probability(h, h)
     assert np.allclose(p + p.T, 1.0)  # zero-sum: same policy, swapped seats
     assert p[0, 0] == pytest.approx(0.5)
-    br = pig.best_response(h)
-    full = pig.full_best_response(h)
+    br = pig.solve_best_response(h)
+    full = pig.solve_full_best_response(h)
     assert (full.values >= br.values - 1e-12).all()  # stopping at any turn total can only help
     assert full.policy.shape == (goal, goal, goal) and full.policy[:, :, 0].all()  # a turn starts with a roll
     assert 1 <= full.iterations < 10_000
@@ -145,7 +315,7 @@ def test_symmetry_and_full_response():
 def test_full_response_reduces_to_hold_at_k_when_its_stopping_rule_is_a_threshold():
     goal = 10
     h = pig.hold_at(3, goal)
-    full, br = pig.full_best_response(h), pig.best_response(h)
+    full, br = pig.solve_full_best_response(h), pig.solve_best_response(h)
     thresholds = 0
     for i, j in itertools.product(range(goal), repeat=2):
         rolls = full.policy[i, j, : goal - i]
@@ -158,7 +328,7 @@ def test_full_response_reduces_to_hold_at_k_when_its_stopping_rule_is_a_threshol
 
 def test_ties_change_values_as_they_should():
     h = pig.hold_at(3, 10)
-    v = [pig.best_response(h, tie=t).value for t in (0.0, 0.5, 1.0)]
+    v = [pig.solve_best_response(h, tie=t).value for t in (0.0, 0.5, 1.0)]
     assert v[0] < v[1] < v[2]
 
 
@@ -168,7 +338,7 @@ def test_ties_change_values_as_they_should():
 @pytest.mark.parametrize("goal", [3, 6])
 def test_three_players_against_exact_fractions(goal):
     o1, o2 = pig.hold_at(2, goal), pig.hold_at(3, goal)
-    fast = pig.best_response_3p(o1, o2)
+    fast = pig.solve_best_response_3p(o1, o2)
     exact = reference.exact_best_response_3p(o1, o2)
     assert fast.values.shape == exact.values.shape == (goal, goal, goal)
     assert np.abs(fast.values - exact.values.astype(float)).max() < 1e-14
@@ -177,7 +347,7 @@ def test_three_players_against_exact_fractions(goal):
 
 def test_three_players_symmetric_in_the_opponents():
     a, b = pig.hold_at(4, 15), pig.hold_at(6, 15)
-    ab, ba = pig.best_response_3p(a, b), pig.best_response_3p(b, a)
+    ab, ba = pig.solve_best_response_3p(a, b), pig.solve_best_response_3p(b, a)
     assert ab.value == pytest.approx(ba.value)
     assert np.allclose(ab.values, ba.values.transpose(0, 2, 1))
 
@@ -232,7 +402,7 @@ def test_three_players_narrowed_search_against_the_full_search(monkeypatch):
 
 
 def test_sequential_pig_known_value():
-    sol = pig.sequential_optimal()
+    sol = pig.solve_sequential()
     assert sol.value == pytest.approx(0.530592725, abs=5e-10)  # Neller and Presser
     assert sol.converged and sol.iterations > 1
     t = sol.first_hold(0, 0)
@@ -241,7 +411,7 @@ def test_sequential_pig_known_value():
 
 @pytest.mark.parametrize("goal", [2, 5, 10])
 def test_sequential_against_plain_value_iteration(goal):
-    sol = pig.sequential_optimal(goal)
+    sol = pig.solve_sequential(goal)
     P = np.zeros((goal, goal, goal + 1))
     for _ in range(5000):
         old = P.copy()
@@ -267,10 +437,10 @@ def test_sequential_against_plain_value_iteration(goal):
     ("call", "what"),
     [
         (lambda: reference.paper_value_iteration(pig.hold_at(3, 8), max_iter=2), "value iteration"),
-        (lambda: pig.full_best_response(pig.hold_at(3, 8), max_iter=1), "stopping iteration"),
-        (lambda: pig.sequential_optimal(8, max_iter=1), "sequential Pig"),
-        (lambda: pig.equilibrium(4, max_iter=1), "stage-game double oracle"),
-        (lambda: pig.svima(4, max_iter=1), "stage-game fixed point"),
+        (lambda: pig.solve_full_best_response(pig.hold_at(3, 8), max_iter=1), "stopping iteration"),
+        (lambda: pig.solve_sequential(8, max_iter=1), "sequential Pig"),
+        (lambda: pig.solve_equilibrium(4, max_iter=1), "stage-game double oracle"),
+        (lambda: pig.solve_svima(4, max_iter=1), "stage-game fixed point"),
     ],
 )
 def test_every_fixed_point_loop_raises_when_its_budget_runs_out(call, what):
@@ -285,14 +455,14 @@ def test_the_same_loops_converge_within_their_default_budget():
     h = pig.hold_at(3, 8)
     results = [
         reference.paper_value_iteration(h),
-        pig.full_best_response(h),
-        pig.sequential_optimal(8),
-        pig.equilibrium(4),
-        pig.svima(4),
+        pig.solve_full_best_response(h),
+        pig.solve_sequential(8),
+        pig.solve_equilibrium(4),
+        pig.solve_svima(4),
     ]
     for res in results:
         assert res.converged and res.iterations >= 2
-        assert isinstance(res, pig.Solution) and res.values.shape[:2] == (res.goal, res.goal)
+        assert isinstance(res, pig.PigSolution) and res.values.shape[:2] == (res.goal, res.goal)
 
 
 # --------------------------------------------------------------------------- bad input
@@ -305,23 +475,29 @@ def test_the_same_loops_converge_within_their_default_budget():
         (lambda: pig.hold_at(0), "n must be >= 1"),
         (lambda: pig.hold_at(5, goal=0), "goal must be >= 1"),
         (lambda: pig.hold_at(7, goal=6, cap=False), "n must be at most goal"),
-        (lambda: pig.best_response(np.ones((5, 5), int), goal=6), "opponent must have shape"),
-        (lambda: pig.best_response(np.zeros((6, 6), int)), "opponent is not a valid policy: hold values"),
-        (lambda: pig.best_response(np.ones((6, 6))), "integer hold values"),
-        (lambda: pig.best_response(np.ones((6, 5), int)), "shape"),
-        (lambda: pig.best_response(pig.hold_at(3, 6), tie=2), "tie must be >= 0 and <= 1"),
+        (lambda: pig.solve_best_response(np.ones((5, 5), int), goal=6), "opponent must have shape"),
+        (
+            lambda: pig.solve_best_response(np.zeros((6, 6), int)),
+            "opponent is not a valid policy: hold values",
+        ),
+        (lambda: pig.solve_best_response(np.ones((6, 6))), "integer hold values"),
+        (lambda: pig.solve_best_response(np.ones((6, 5), int)), "shape"),
+        (lambda: pig.solve_best_response(pig.hold_at(3, 6), tie=2), "tie must be >= 0 and <= 1"),
         (lambda: pig.win_probability(pig.hold_at(3, 6), pig.hold_at(3, 7)), "policy_b must have shape"),
-        (lambda: pig.best_response_3p(pig.hold_at(3, 6).two_player(), pig.hold_at(3, 6)), "simple policy"),
-        (lambda: pig.sequential_optimal(0), "goal must be >= 1"),
-        (lambda: pig.sequential_optimal(5, tol=0), "tol must be"),
+        (
+            lambda: pig.solve_best_response_3p(pig.hold_at(3, 6).two_player(), pig.hold_at(3, 6)),
+            "simple policy",
+        ),
+        (lambda: pig.solve_sequential(0), "goal must be >= 1"),
+        (lambda: pig.solve_sequential(5, tol=0), "tol must be"),
         (lambda: reference.paper_value_iteration(pig.hold_at(3, 6), max_iter=0), "max_iter must be >= 1"),
         (lambda: pig.symmetric_value_iteration(6, sweeps=1), "sweeps must be >= 2"),
         (lambda: pig.stage_game(np.zeros((3, 3)), 3, 0), "i must be in 0..2"),
-        (lambda: pig.solve_stage_game(np.ones((2, 2)), np.ones((2, 2))), "C must have entries in"),
-        (lambda: pig.solve_stage_game(np.ones((2, 2)), np.eye(2) / 2), "C must be of rank one"),
-        (lambda: pig.solve_stage_game(np.ones((2, 2)), np.zeros((2, 3))), "C must have the shape"),
-        (lambda: pig.solve_stage_game([[np.nan]], [[0]]), "A must hold finite"),
-        (lambda: pig.equilibrium(6, exact_band=-1), "exact_band must be"),
+        (lambda: pig.stage_game_value(np.ones((2, 2)), np.ones((2, 2))), "C must have entries in"),
+        (lambda: pig.stage_game_value(np.ones((2, 2)), np.eye(2) / 2), "C must be of rank one"),
+        (lambda: pig.stage_game_value(np.ones((2, 2)), np.zeros((2, 3))), "C must have the shape"),
+        (lambda: pig.stage_game_value([[np.nan]], [[0]]), "A must hold finite"),
+        (lambda: pig.solve_equilibrium(6, exact_band=-1), "exact_band must be"),
         (
             lambda: pig.exploitability(np.ones((3, 3, 3)), np.ones((3, 3, 3))),
             "policy must hold probabilities",
@@ -345,7 +521,7 @@ def pure(policy):
 
 @pytest.mark.parametrize("goal", [2, 12, 41, 50])
 def test_equilibrium_is_symmetric_and_solves_every_stage_game(goal):
-    eq = pig.equilibrium(goal)
+    eq = pig.solve_equilibrium(goal)
     assert eq.value == pytest.approx(0.5, abs=1e-15)
     assert np.abs(eq.values + eq.values.T - 1).max() < 1e-15
     assert (~eq.pure).any() == (goal >= 41)  # the first goal with a state that needs mixing
@@ -362,7 +538,7 @@ def test_equilibrium_is_symmetric_and_solves_every_stage_game(goal):
 
 
 def test_the_equilibrium_at_goal_100_is_symmetric_and_certified():
-    eq = pig.equilibrium()
+    eq = pig.solve_equilibrium()
     assert np.abs(eq.values + eq.values.T - 1).max() < 1e-12
     assert np.array_equal(eq.pure, eq.pure.T) and np.array_equal(eq.policy, eq.opponent.transpose(1, 0, 2))
     assert 0 <= eq.exploitability < 1e-12
@@ -378,7 +554,7 @@ def test_the_equilibrium_at_goal_100_is_symmetric_and_certified():
 
 
 def test_the_state_that_needs_mixing_is_decided_exactly():
-    eq = pig.equilibrium()
+    eq = pig.solve_equilibrium()
     for mixed in (True, False):  # the mixed state closest to pure, and the pure one closest to mixed
         where = np.where(eq.pure != mixed, eq.margin, np.inf).argmin()
         i, j = (int(v) for v in np.unravel_index(where, eq.margin.shape))
@@ -394,7 +570,7 @@ def test_the_state_that_needs_mixing_is_decided_exactly():
 @pytest.mark.parametrize("goal, tie, closest", [(13, 0.5, None), (10, 0.0, None), (44, 0.5, 8)])
 def test_every_float_decision_agrees_with_exact_arithmetic(goal, tie, closest):
     """Every state (or every mixed state and the ``closest`` pure ones) decided in fractions."""
-    eq = pig.equilibrium(goal, tie=tie)
+    eq = pig.solve_equilibrium(goal, tie=tie)
     T = pig.hold_table(goal)
     kernel = np.where(eq.pure & (eq.policy.max(axis=2) == 1), 1, 2)
     bound = stochastic_game._margin_error_bound(T, eq.values, kernel, eq.policy, eq.opponent, 1e-14)
@@ -419,7 +595,7 @@ def test_every_float_decision_agrees_with_exact_arithmetic(goal, tie, closest):
 
 
 def test_the_error_bound_leaves_no_state_to_exact_arithmetic_at_goal_100():
-    eq = pig.equilibrium()
+    eq = pig.solve_equilibrium()
     T = pig.hold_table()
     kernel = np.where(eq.pure, 1, 2)
     bound = stochastic_game._margin_error_bound(T, eq.values, kernel, eq.policy, eq.opponent, 1e-14)
@@ -428,9 +604,9 @@ def test_the_error_bound_leaves_no_state_to_exact_arithmetic_at_goal_100():
 
 
 def test_exact_band_decides_the_closest_states_in_fractions():
-    eq = pig.equilibrium(44)
+    eq = pig.solve_equilibrium(44)
     band = float(np.sort(eq.margin.ravel())[12])
-    exact = pig.equilibrium(44, exact_band=band)
+    exact = pig.solve_equilibrium(44, exact_band=band)
     assert exact.n_exact == int((eq.margin < band).sum()) >= 12 and eq.n_exact == 0
     assert np.array_equal(exact.pure, eq.pure)
     A, C = pig.stage_game(eq.values, 3, 7)
@@ -439,7 +615,7 @@ def test_exact_band_decides_the_closest_states_in_fractions():
 
 
 def test_equilibrium_without_the_symmetry_of_ties():
-    lose, win = pig.equilibrium(50, tie=0), pig.equilibrium(50, tie=1)
+    lose, win = pig.solve_equilibrium(50, tie=0), pig.solve_equilibrium(50, tie=1)
     assert (~lose.pure).any() and lose.exploitability < 1e-12 and win.exploitability < 1e-12
     assert (
         np.abs(lose.values - (1 - win.values.T)).max() < 1e-14
@@ -449,11 +625,11 @@ def test_equilibrium_without_the_symmetry_of_ties():
 
 def test_solve_stage_game_on_kernels_of_every_size():
     rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]]) / 4 + 0.5
-    sol = pig.solve_stage_game(rps, np.zeros((3, 3)))
+    sol = pig.stage_game_value(rps, np.zeros((3, 3)))
     assert sol.value == pytest.approx(0.5, abs=1e-15) and not sol.pure
     assert np.allclose(sol.row, 1 / 3, atol=1e-15) and np.allclose(sol.col, 1 / 3, atol=1e-15)
     z, w = np.array([0.2, 0.5, 0.1]), np.array([0.3, 0.1, 0.6])
-    sol = pig.solve_stage_game(rps * 0.5, np.outer(z, w))
+    sol = pig.stage_game_value(rps * 0.5, np.outer(z, w))
     M = rps * 0.5 + np.outer(z, w) * sol.value
     assert (sol.row @ M).min() >= sol.value - 1e-15 and (M @ sol.col).max() <= sol.value + 1e-15
     assert (sol.row > 0).all() and games.solve_matrix_game(M).value == pytest.approx(sol.value, abs=1e-9)
@@ -464,7 +640,7 @@ def test_solve_stage_game_on_kernels_of_every_size():
 def test_solve_stage_game_finds_the_fixed_point(m, n, seed):
     rng = np.random.default_rng(seed)
     A, z, w = rng.uniform(0, 0.6, (m, n)), rng.uniform(0, 0.9, m), rng.uniform(0, 0.9, n)
-    sol = pig.solve_stage_game(A, np.outer(z, w))
+    sol = pig.stage_game_value(A, np.outer(z, w))
     M = A + np.outer(z, w) * sol.value
     assert sol.row.sum() == pytest.approx(1) and sol.col.sum() == pytest.approx(1)
     assert (sol.row @ M).min() >= sol.value - 1e-13 and (M @ sol.col).max() <= sol.value + 1e-13
@@ -473,17 +649,17 @@ def test_solve_stage_game_finds_the_fixed_point(m, n, seed):
 
 def test_exploitability_of_pure_policies_is_their_best_responses():
     goal = 15
-    a, b = pig.hold_at(3, goal), pig.best_response(pig.hold_at(5, goal)).policy
+    a, b = pig.hold_at(3, goal), pig.solve_best_response(pig.hold_at(5, goal)).policy
     gain = pig.exploitability(pure(a), pure(b).transpose(1, 0, 2))
-    against_b = pig.best_response(b).values  # A best-responds to B
-    against_a = pig.best_response(a).values  # B (in A's seat) best-responds to A
+    against_b = pig.solve_best_response(b).values  # A best-responds to B
+    against_a = pig.solve_best_response(a).values  # B (in A's seat) best-responds to A
     assert gain == pytest.approx((against_b - (1 - against_a.T)).max(), abs=1e-15)
 
 
 @pytest.mark.slow
 def test_svima_is_the_upper_value_of_pure_stage_games():
     goal = 10
-    sv, eq = pig.svima(goal), pig.equilibrium(goal)
+    sv, eq = pig.solve_svima(goal), pig.solve_equilibrium(goal)
     assert sv.pure.all() and sv.n_exact == 0 and np.isnan(sv.margin).all()
     assert sv.value >= eq.value - 1e-12  # B leads, A follows: the follower cannot lose by it
     for i, j in itertools.product(range(goal), repeat=2):
@@ -527,7 +703,7 @@ def test_symmetric_value_iteration_reports_what_it_did(goal, sweeps):
     else:
         assert res.cycle_start == -1 and res.cycle == [] and not res.cycling.any()
     if res.converged:  # a policy that is its own best response: a pure symmetric equilibrium
-        assert np.abs(pig.best_response(res.policy).values - res.values).max() < 1e-9
+        assert np.abs(pig.solve_best_response(res.policy).values - res.values).max() < 1e-9
 
 
 def test_symmetric_value_iteration_cycles_at_goal_50_as_at_100():
@@ -539,19 +715,22 @@ def test_symmetric_value_iteration_cycles_at_goal_50_as_at_100():
 
 @pytest.mark.parametrize("goal", [6, 15])
 def test_best_response_to_a_mixed_opponent(goal):
-    b = pig.best_response(pig.hold_at(2, goal)).policy
+    b = pig.solve_best_response(pig.hold_at(2, goal)).policy
     as_opponent = pure(b).transpose(1, 0, 2)  # B's pure policy as a strategy in A's states
-    assert np.abs(pig.best_response_mixed(as_opponent).values - pig.best_response(b).values).max() < 1e-13
-    eq = pig.equilibrium(goal)  # against the equilibrium mix, a best response gains nothing
-    assert np.abs(pig.best_response_mixed(eq.opponent).values - eq.values).max() < 1e-12
+    assert (
+        np.abs(pig.solve_best_response_mixed(as_opponent).values - pig.solve_best_response(b).values).max()
+        < 1e-13
+    )
+    eq = pig.solve_equilibrium(goal)  # against the equilibrium mix, a best response gains nothing
+    assert np.abs(pig.solve_best_response_mixed(eq.opponent).values - eq.values).max() < 1e-12
     coin = 0.5 * pure(pig.hold_at(1, goal)) + 0.5 * pure(pig.hold_at(goal, goal))
-    res = pig.best_response_mixed(coin)
+    res = pig.solve_best_response_mixed(coin)
     # A's best response to the coin is A's half of the certificate against that coin
     mine = np.eye(goal)[res.policy.table - 1]
-    lo = 1 - pig.best_response_mixed(mine.transpose(1, 0, 2)).values.T
+    lo = 1 - pig.solve_best_response_mixed(mine.transpose(1, 0, 2)).values.T
     assert pig.exploitability(mine, coin) == pytest.approx((res.values - lo).max(), abs=1e-13)
     with pytest.raises(ValueError, match="opponent must hold probabilities in \\[0, 1\\]"):
-        pig.best_response_mixed(np.ones((goal, goal, goal)))
+        pig.solve_best_response_mixed(np.ones((goal, goal, goal)))
 
 
 def test_long_turns_need_no_recursion_depth():

@@ -90,10 +90,10 @@ def test_hold_at_is_a_simple_policy(n, goal, cap):
 @given(policies(), ties)
 def test_best_responses_are_probabilities(opponent, tie):
     goal = opponent.shape[0]
-    res = pig.best_response(opponent, tie=tie)
+    res = pig.solve_best_response(opponent, tie=tie)
     assert res.values.shape == (goal, goal) and is_probability(res.values)
     assert res.policy.table.min() >= 1 and res.policy.table.max() <= goal
-    same = pig.best_response(pig.Policy(opponent), goal, tie=tie)
+    same = pig.solve_best_response(pig.Policy(opponent), goal, tie=tie)
     assert np.array_equal(same.values, res.values)
 
 
@@ -107,16 +107,16 @@ def test_win_probabilities_are_probabilities(args):
 @SLOW
 @given(policies(), ties, tols, st.integers(100, 10**20))
 def test_full_best_response_does_at_least_as_well(opponent, tie, tol, max_iter):
-    full = pig.full_best_response(opponent, tie=tie, tol=tol, max_iter=max_iter)
+    full = pig.solve_full_best_response(opponent, tie=tie, tol=tol, max_iter=max_iter)
     assert is_probability(full.values)
     slack = 100 * float(tol) + 1e-12  # each state stops within about tol of its fixed point
-    assert (full.values >= pig.best_response(opponent, tie=tie).values - slack).all()
+    assert (full.values >= pig.solve_best_response(opponent, tie=tie).values - slack).all()
 
 
 @FAST
 @given(st.integers(1, 7).flatmap(lambda g: st.tuples(policies(g, True), policies(g, True))))
 def test_three_player_best_responses_are_probabilities(pair):
-    res = pig.best_response_3p(*pair)
+    res = pig.solve_best_response_3p(*pair)
     assert is_probability(res.values) and res.policy.table.shape == (res.goal,) * 3
 
 
@@ -124,7 +124,7 @@ def test_three_player_best_responses_are_probabilities(pair):
 @given(st.integers(1, 6).flatmap(lambda g: st.tuples(mixed(g), ties)))
 def test_best_response_to_a_mixed_opponent(args):
     opponent, tie = args
-    res = pig.best_response_mixed(opponent, tie=tie)
+    res = pig.solve_best_response_mixed(opponent, tie=tie)
     assert is_probability(res.values)
 
 
@@ -134,7 +134,7 @@ def test_best_response_to_a_mixed_opponent(args):
 @SLOW
 @given(st.integers(1, 12), tols)
 def test_sequential_optimal_is_a_probability(goal, tol):
-    sol = pig.sequential_optimal(goal, tol=tol)
+    sol = pig.solve_sequential(goal, tol=tol)
     assert is_probability(sol.values) and 0.5 <= sol.value <= 1
     for i in range(goal):
         assert 1 <= sol.first_hold(i, np.int64(0)) <= goal - i
@@ -151,17 +151,17 @@ def test_stage_games_and_their_fixed_points(goal, data):
     i, j = data.draw(st.integers(0, goal - 1)), data.draw(st.integers(0, goal - 1))
     A, C = pig.stage_game(values, i, j, tie=data.draw(ties))
     assert A.shape == C.shape == (goal - i, goal - j) and is_probability(A) and is_probability(C)
-    sol = pig.solve_stage_game(A, C)
+    sol = pig.stage_game_value(A, C)
     assert 0 <= sol.value <= 1 + EPS and np.isclose(sol.row.sum(), 1) and np.isclose(sol.col.sum(), 1)
 
 
 @SLOW
 @given(st.integers(1, 10), ties)
 def test_equilibria_are_certified(goal, tie):
-    eq = pig.equilibrium(goal, tie=tie)
+    eq = pig.solve_equilibrium(goal, tie=tie)
     assert is_probability(eq.values) and eq.exploitability < 1e-9
     assert np.allclose(eq.policy.sum(axis=2), 1) and np.allclose(eq.opponent.sum(axis=2), 1)
-    sv = pig.svima(goal, tie=tie)
+    sv = pig.solve_svima(goal, tie=tie)
     assert is_probability(sv.values) and sv.exploitability >= -1e-12
     assert pig.exploitability(eq.policy, eq.opponent, tie=tie) == eq.exploitability
 
@@ -185,7 +185,7 @@ def test_exact_best_responses_are_fractions_in_0_1(args):
     opponent, tie = args
     res = reference.exact_best_response(opponent, tie=tie)
     assert all(isinstance(v, Fraction) and 0 <= v <= 1 for v in res.values.flat)
-    fast = pig.best_response(opponent, tie=tie)
+    fast = pig.solve_best_response(opponent, tie=tie)
     assert np.allclose(res.values.astype(float), fast.values, atol=1e-12)
     vi = reference.paper_value_iteration(opponent, tie=tie)
     assert np.allclose(vi.values, fast.values, atol=1e-9)

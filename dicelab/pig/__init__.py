@@ -10,6 +10,9 @@ Every player rolls one die at the same time, turn after turn. Within a turn a pl
 rolling until holding; a 1 wipes the turn total out. When every player has held or rolled a
 1, the turn ends and the turn totals are banked. The first to reach ``goal`` (100) wins; if
 ``m`` players reach it in the same turn, each gets ``1/m`` (with two players, ``tie``).
+The die has six faces in the paper; the turn distributions and the best responses (two and
+three players, hold at ``k`` or any stopping rule) also take ``sides``, a die of ``sides``
+faces whose face 1 ends the turn.
 
 Notation (the paper's)
 ----------------------
@@ -27,10 +30,13 @@ checked against exact fractions on small goals (:mod:`dicelab.pig.reference`). T
 equilibrium solves every stage game in closed form on its support, decides in exact
 fractions whether a state needs mixing where the floats come close, and is certified by both
 players' exact best responses (:func:`exploitability`). The paper's own algorithms are in
-:mod:`dicelab.pig.reference` too (``paper_*``).
+:mod:`dicelab.pig.reference` too (``paper_*``): ``from dicelab.pig import reference``.
+
+Every solver is a ``solve_*`` whose result follows :class:`dicelab.core.solution.Solved`
+(``start``, ``value``, ``value_at(state)``, ``values``, ``policy``, ``best_action(state)``).
 
 >>> from dicelab import pig
->>> round(pig.best_response(pig.hold_at(25)).value, 4)
+>>> round(pig.solve_best_response(pig.hold_at(25)).value, 4)
 0.5231
 """
 
@@ -43,25 +49,27 @@ from dicelab.pig.turns import GOAL, deviation_threshold, hold_distribution, hold
 from dicelab.pig.policy import Policy, hold_at
 
 # results and the fixed-point convention (solution)
-from dicelab.pig.solution import BestResponse, NotConverged, Solution
+from dicelab.pig.solution import BestResponse, NotConverged, PigSolution
 
 # two players against a fixed opponent (two_player)
-from dicelab.pig.two_player import best_response, best_response_mixed, full_best_response, win_probability
+from dicelab.pig.two_player import (
+    solve_best_response,
+    solve_best_response_mixed,
+    solve_full_best_response,
+    win_probability,
+)
 
 # three players against simple opponents (three_player)
-from dicelab.pig.three_player import best_response_3p
+from dicelab.pig.three_player import solve_best_response_3p
 
 # classic turn-taking Pig (sequential)
-from dicelab.pig.sequential import SequentialSolution, sequential_optimal
+from dicelab.pig.sequential import SequentialSolution, solve_sequential
 
 # both players rational: the stage games (stage_games), the equilibrium (stochastic_game),
 # the paper's value iterations (value_iteration)
-from dicelab.pig.stage_games import solve_stage_game, stage_game
-from dicelab.pig.stochastic_game import Equilibrium, equilibrium, exploitability
-from dicelab.pig.value_iteration import SymmetricIteration, svima, symmetric_value_iteration
-
-# the paper's algorithms and exact cross-checks, as pig.reference.paper_* and pig.reference.exact_*
-from dicelab.pig import reference
+from dicelab.pig.stage_games import stage_game, stage_game_value
+from dicelab.pig.stochastic_game import Equilibrium, exploitability, solve_equilibrium
+from dicelab.pig.value_iteration import SymmetricIteration, solve_svima, symmetric_value_iteration
 
 __all__ = [
     # turns
@@ -74,28 +82,26 @@ __all__ = [
     "Policy",
     "hold_at",
     # results
-    "Solution",
+    "PigSolution",
     "BestResponse",
     "NotConverged",
     # two players
-    "best_response",
-    "best_response_mixed",
+    "solve_best_response",
+    "solve_best_response_mixed",
     "win_probability",
-    "full_best_response",
+    "solve_full_best_response",
     # three players
-    "best_response_3p",
+    "solve_best_response_3p",
     # sequential Pig
     "SequentialSolution",
-    "sequential_optimal",
+    "solve_sequential",
     # the stochastic game
     "stage_game",
-    "solve_stage_game",
+    "stage_game_value",
     "exploitability",
     "Equilibrium",
-    "equilibrium",
-    "svima",
+    "solve_equilibrium",
+    "solve_svima",
     "SymmetricIteration",
     "symmetric_value_iteration",
-    # the paper's algorithms and exact cross-checks
-    "reference",
 ]

@@ -2,15 +2,19 @@
 
 Conventions shared by every kernel:
 
-* ``T = hold_table(goal)``, ``T[k, x] = P(X_k = x)``: ``X_k`` is ``0`` or one of ``k..k+5``.
-* ``W = padded_values(goal, tie)`` holds A's values on ``(i, j)`` in ``[0, 2 goal + 6)^2``: the
+* ``T = hold_table(goal, sides)``, ``T[k, x] = P(X_k = x)``: ``X_k`` is ``0`` or one of
+  ``k..k+sides-1`` (``k..k+5`` for the paper's die); the die's ``sides`` is read from the
+  table's shape (:func:`sides_of`). The kernels of the two-player best responses (hold at k, and
+  the within-turn stopping) and of a pair of policies take any die; the others (three players,
+  classic Pig, the stage games) are written for six sides.
+* ``W = padded_values(goal, tie, sides)`` holds A's values on ``(i, j)`` in ``[0, 2 goal + sides)^2``: the
   reward :func:`goal_reward` past the goal, the solved ``p(i, j)`` inside (0 until solved).
   Reverse sweeps rely on that 0: while ``(i, j)`` is being solved, the turn in which both
   players score 0 (the self-loop) contributes nothing and is solved in closed form instead.
 * An opponent's turn is a list of outcomes ``bs[:m]`` with probabilities ``ps[:m]``
   (:func:`pure_outcomes`, :func:`mixed_outcomes`), ``bs[0] = 0``. A's value after the turn, averaged over the
   opponent's outcomes *once per state*, is ``G[x]`` for A's turn total ``x``
-  (:func:`after_turn`); each hold value ``k`` then costs its own 7 outcomes (:func:`hold_value`).
+  (:func:`after_turn`); each hold value ``k`` then costs its own ``sides + 1`` outcomes (:func:`hold_value`).
 * A kernel that iterates to a fixed point returns ``(iterations, residual)`` of its worst
   state; the Python wrapper checks them once against the tolerance and the budget.
 
@@ -49,9 +53,15 @@ def self_loop_value(a, c):
 
 
 @njit(cache=True)
-def padded_values(goal, tie):
-    """Values on ``(i, j)`` in ``[0, 2 goal + 6)^2``: :func:`goal_reward` past the goal, 0 inside."""
-    n = 2 * goal + 6
+def sides_of(T):
+    """The faces of the die of a hold table ``T`` of shape ``(goal + 1, goal + sides)``."""
+    return T.shape[1] - T.shape[0] + 1
+
+
+@njit(cache=True)
+def padded_values(goal, tie, sides=6):
+    """Values on ``(i, j)`` in ``[0, 2 goal + sides)^2``: :func:`goal_reward` past the goal, 0 inside."""
+    n = 2 * goal + sides
     W = np.zeros((n, n))
     for i in range(n):
         for j in range(n):
@@ -70,15 +80,16 @@ def mixed_outcomes(T, ks, ws, s, d, bs, ps):
     Writes its outcomes of positive probability to ``bs``/``ps`` (0 first) and returns their
     number. ``d`` is a scratch array of zeros, left zeroed.
     """
+    n = sides_of(T)
     for t in range(s):
         k, w = ks[t], ws[t]
         d[0] += w * T[k, 0]
-        for r in range(6):
+        for r in range(n):
             d[k + r] += w * T[k, k + r]
     bs[0], ps[0], d[0] = 0, d[0], 0.0
     m = 1
     for t in range(s):
-        for x in range(ks[t], ks[t] + 6):
+        for x in range(ks[t], ks[t] + n):
             if d[x] != 0.0:
                 bs[m], ps[m], d[x] = x, d[x], 0.0
                 m += 1
@@ -90,7 +101,7 @@ def pure_outcomes(T, k, bs, ps):
     """The outcomes of ``X_k`` of positive probability into ``bs``/``ps`` (0 first); returns their number."""
     bs[0], ps[0] = 0, T[k, 0]
     m = 1
-    for x in range(k, k + 6):
+    for x in range(k, k + sides_of(T)):
         if T[k, x] != 0.0:
             bs[m], ps[m] = x, T[k, x]
             m += 1
@@ -98,9 +109,9 @@ def pure_outcomes(T, k, bs, ps):
 
 
 @njit(cache=True)
-def after_turn(i, j, na, bs, ps, m, W, G):
-    """``G[x] = sum_t ps[t] W[i + x, j + bs[t]]`` for A's turn totals ``x = 0..na+5``."""
-    for x in range(na + 6):
+def after_turn(i, j, na, bs, ps, m, W, G, sides=6):
+    """``G[x] = sum_t ps[t] W[i + x, j + bs[t]]`` for A's turn totals ``x = 0..na+sides-1``."""
+    for x in range(na + sides):
         g = 0.0
         for t in range(m):
             g += ps[t] * W[i + x, j + bs[t]]
@@ -111,7 +122,7 @@ def after_turn(i, j, na, bs, ps, m, W, G):
 def after_hold(k, T, G):
     """``a_k = E[G[X_k]]``: A's value after a turn holding at ``k``, the self-loop left out."""
     a = T[k, 0] * G[0]
-    for r in range(6):
+    for r in range(sides_of(T)):
         a += T[k, k + r] * G[k + r]
     return a
 
@@ -151,16 +162,17 @@ def best_hold(na, T, G, bust1, bust2):
 def response_sweep(goal, T, W, ks, ws):
     """A's best hold value against an opponent who holds at ``ks[i, j, t]`` with probability
     ``ws[i, j, t]`` in state ``(i, j)``: one reverse sweep, filling ``W``. Returns the policy."""
+    n = sides_of(T)
     pol = np.zeros((goal, goal), dtype=np.int64)
-    d = np.zeros(goal + 6)
-    bs = np.zeros(goal + 6, dtype=np.int64)
-    ps = np.zeros(goal + 6)
-    G = np.zeros(goal + 6)
+    d = np.zeros(goal + n)
+    bs = np.zeros(goal + n, dtype=np.int64)
+    ps = np.zeros(goal + n)
+    G = np.zeros(goal + n)
     s = ks.shape[2]
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
             m = mixed_outcomes(T, ks[i, j], ws[i, j], s, d, bs, ps)
-            after_turn(i, j, goal - i, bs, ps, m, W, G)
+            after_turn(i, j, goal - i, bs, ps, m, W, G, n)
             W[i, j], pol[i, j] = best_hold(goal - i, T, G, ps[0], 1.0)
     return pol
 
@@ -191,11 +203,12 @@ def value_iteration_sweep(goal, T, opp, W, pol):
 def evaluate(goal, T, W, pa_pol, pb_pol):
     """A's winning probability when A plays ``pa_pol[i, j]`` and B ``pb_pol[j, i]``: one reverse
     sweep into ``W``."""
-    bs, ps, G = np.zeros(7, dtype=np.int64), np.zeros(7), np.zeros(goal + 6)
+    n = sides_of(T)
+    bs, ps, G = np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1), np.zeros(goal + n)
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
             m = pure_outcomes(T, pb_pol[j, i], bs, ps)
-            after_turn(i, j, goal - i, bs, ps, m, W, G)
+            after_turn(i, j, goal - i, bs, ps, m, W, G, n)
             W[i, j] = hold_value(pa_pol[i, j], T, G, ps[0], 1.0)
 
 
@@ -208,14 +221,15 @@ def stopping_response(goal, T, W, opp, tol, max_iter):
     to the state): a contraction, iterated until the change is below ``tol``. Fills ``W``;
     returns ``(roll, iterations, residual)``; ``roll[i, j, t]`` is True where A rolls on.
     """
+    n = sides_of(T)
     roll = np.zeros((goal, goal, goal), dtype=np.bool_)
-    V = np.zeros(goal + 6)
-    bs, ps, G = np.zeros(7, dtype=np.int64), np.zeros(7), np.zeros(goal + 6)
+    V = np.zeros(goal + n)
+    bs, ps, G = np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1), np.zeros(goal + n)
     worst_it, worst_res = 0, 0.0
     for i in range(goal - 1, -1, -1):
         for j in range(goal - 1, -1, -1):
             m = pure_outcomes(T, opp[j, i], bs, ps)
-            after_turn(i, j, goal - i, bs, ps, m, W, G)
+            after_turn(i, j, goal - i, bs, ps, m, W, G, n)
             g0, bust = G[0], ps[0]
             roll[i, j, 0] = True  # a player rolls at least once
             v = 0.0
@@ -224,18 +238,18 @@ def stopping_response(goal, T, W, opp, tol, max_iter):
             while it < max_iter:
                 it += 1
                 lost = g0 + bust * v
-                for t in range(goal - i + 5, 0, -1):
+                for t in range(goal - i + n - 1, 0, -1):
                     if i + t >= goal:
                         V[t] = G[t]
                         continue
-                    go_on = lost / 6.0
-                    for r in range(2, 7):
-                        go_on += V[t + r] / 6.0 if t + r < goal - i + 6 else G[goal - i] / 6.0
+                    go_on = lost / n
+                    for r in range(2, n + 1):
+                        go_on += V[t + r] / n if t + r < goal - i + n else G[goal - i] / n
                     V[t] = max(G[t], go_on)
                     roll[i, j, t] = go_on > G[t]
-                new = lost / 6.0
-                for r in range(2, 7):
-                    new += V[r] / 6.0
+                new = lost / n
+                for r in range(2, n + 1):
+                    new += V[r] / n
                 res = abs(new - v)
                 v = new
                 if res < tol:

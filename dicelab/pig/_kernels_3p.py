@@ -11,18 +11,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dicelab.pig._kernels import goal_reward, pure_outcomes
+from dicelab.pig._kernels import goal_reward, pure_outcomes, sides_of
 
 
 @njit(cache=True)
 def hold_columns(T):
     """``T`` by hold value in columns: ``C[0, k] = P(X_k = 0)``, ``C[1 + r, k] = P(X_k = k + r)``
-    (``r = 0..5``), so that :func:`best_hold_narrowed` reads every row at consecutive ``k``."""
-    n = T.shape[0]
-    C = np.zeros((7, n))
+    (``r = 0..sides-1``), so that :func:`best_hold_narrowed` reads every row at consecutive ``k``."""
+    n, s = T.shape[0], sides_of(T)
+    C = np.zeros((s + 1, n))
     for k in range(1, n):
         C[0, k] = T[k, 0]
-        for r in range(6):
+        for r in range(s):
             C[1 + r, k] = T[k, k + r]
     return C
 
@@ -72,6 +72,25 @@ def best_hold_narrowed(na, C, G, d, a, guess):
         x += C[5, k] * G[k + 4]
         x += C[6, k] * G[k + 5]
         a[k] = x
+    return _narrowed_scan(na, d, a, guess)
+
+
+@njit(cache=True)
+def best_hold_narrowed_any(na, C, G, d, a, guess):
+    """:func:`best_hold_narrowed` for a die of any number of sides (``C`` of ``sides + 1`` rows):
+    the same sums in the same order, in a loop instead of unrolled for six sides."""
+    g0 = G[0]
+    for k in range(1, na + 1):
+        x = C[0, k] * g0
+        for r in range(C.shape[0] - 1):
+            x += C[1 + r, k] * G[k + r]
+        a[k] = x
+    return _narrowed_scan(na, d, a, guess)
+
+
+@njit(cache=True, inline="always")
+def _narrowed_scan(na, d, a, guess):
+    """The scan of :func:`best_hold_narrowed` over the candidates, once every ``a_k`` is formed."""
     threshold = (1 - NARROW) * (a[guess] / d[guess])
     best_a, best_d = -1.0, 1.0
     best_k = 1
@@ -84,9 +103,9 @@ def best_hold_narrowed(na, C, G, d, a, guess):
 @njit(cache=True)
 def _simple_outcomes(T, o):
     """The outcomes of every score's turn under a simple policy ``o``: ``(bs, ps, m)`` by score."""
-    goal = o.shape[0]
-    bs = np.zeros((goal, 7), dtype=np.int64)
-    ps = np.zeros((goal, 7))
+    goal, s = o.shape[0], sides_of(T)
+    bs = np.zeros((goal, s + 1), dtype=np.int64)
+    ps = np.zeros((goal, s + 1))
     m = np.zeros(goal, dtype=np.int64)
     for j in range(goal):
         m[j] = pure_outcomes(T, o[j], bs[j], ps[j])
@@ -121,8 +140,9 @@ def best_response_3p_sweep(goal, T, o1, o2):
     """
     win = np.zeros((goal, goal, goal))
     pol = np.zeros((goal, goal, goal), dtype=np.int64)
+    n = sides_of(T)
     F = np.zeros((goal, goal, goal))  # F[j1, j2, i]: contiguous along i
-    E = np.zeros(goal + 6)
+    E = np.zeros(goal + n)
     C = hold_columns(T)
     a_k, d_k = np.zeros(goal + 1), np.zeros(goal + 1)
     b1s, p1s, m1s = _simple_outcomes(T, o1)
@@ -138,7 +158,7 @@ def best_response_3p_sweep(goal, T, o1, o2):
                 + goal_reward(a * (1 - b) + b * (1 - a), True, 1, 0.5)
                 + goal_reward(a * b, True, 2, 0.5)
             )
-            for x in range(goal, goal + 6):
+            for x in range(goal, goal + n):
                 E[x] = w
             for k in range(1, goal + 1):
                 d_k[k] = 1 - C[0, k] * p1[0] * p2[0]
@@ -153,7 +173,10 @@ def best_response_3p_sweep(goal, T, o1, o2):
                         g0 += p1[t] * F[j1 + b1[t], j2, i]
                 G = E[i:]
                 G[0] = g0
-                v, guess = best_hold_narrowed(goal - i, C, G, d_k, a_k, min(guess, goal - i))
+                if n == 6:
+                    v, guess = best_hold_narrowed(goal - i, C, G, d_k, a_k, min(guess, goal - i))
+                else:
+                    v, guess = best_hold_narrowed_any(goal - i, C, G, d_k, a_k, min(guess, goal - i))
                 win[i, j1, j2], pol[i, j1, j2] = v, guess
                 s = 0.0  # average over B2
                 for t in range(m2):

@@ -3,7 +3,7 @@
 On an ``s x s`` kernel ``(rows, cols)`` of the stage game ``M(p) = A + z w^T p`` both players
 equalise, so ``det(A_K + p B_K) = 0`` with ``B = z w^T - J``: a quadratic in ``p``. Its roots
 whose equalising weights are probabilities are the kernel's candidate fixed points:
-:func:`_kernel2` in closed form for ``s = 2``, :func:`_kernel_general` through determinants
+:func:`kernel2` in closed form for ``s = 2``, :func:`kernel_general` through determinants
 and null vectors for ``s >= 3``.
 """
 
@@ -33,7 +33,7 @@ def _quadratic_roots(c2, c1, c0, out):
 
 
 @njit(cache=True)
-def _kernel2(A, z, w, r1, r2, c1, c2, roots, xs, ys):
+def kernel2(A, z, w, r1, r2, c1, c2, roots, xs, ys):
     """Fixed points of the fully mixed ``2 x 2`` kernel ``(r1, r2) x (c1, c2)``.
 
     ``det(A + p (z w^T - J)) = 0`` restricted to the kernel, with ``x1``, ``y1`` the
@@ -137,7 +137,7 @@ def _null_vector(M, s, transpose, LU, perm, out):
 
 
 @njit(cache=True)
-def _kernel_general(A, z, w, rows, cols, s, roots, X, Y):
+def kernel_general(A, z, w, rows, cols, s, roots, X, Y):
     """Fixed points of a fully mixed ``s x s`` kernel (``s >= 3``), weights in ``X``/``Y`` rows.
 
     ``f(p) = det(A_K + p B_K)``, ``B = z w^T - J``, is a quadratic: its coefficients come from

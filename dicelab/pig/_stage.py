@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from dicelab.pig._square_kernels import _kernel2, _kernel_general
+from dicelab.pig._square_kernels import kernel2, kernel_general
 
 
 @njit(cache=True)
@@ -115,7 +115,7 @@ def _restricted(A, z, w, R, nr, C, nc, tol, krows, kcols, kx, ky):
             for v1 in range(nc):
                 for v2 in range(v1 + 1, nc):
                     r1, r2, c1, c2 = R[u1], R[u2], C[v1], C[v2]
-                    n = _kernel2(A, z, w, r1, r2, c1, c2, roots, xs, ys)
+                    n = kernel2(A, z, w, r1, r2, c1, c2, roots, xs, ys)
                     krows[0], krows[1], kcols[0], kcols[1] = r1, r2, c1, c2
                     for t in range(n):
                         kx[0], kx[1], ky[0], ky[1] = xs[t], 1.0 - xs[t], ys[t], 1.0 - ys[t]
@@ -138,7 +138,7 @@ def _restricted(A, z, w, R, nr, C, nc, tol, krows, kcols, kx, ky):
             while more_c:
                 for u in range(s):
                     krows[u], kcols[u] = R[ri[u]], C[ci[u]]
-                n = _kernel_general(A, z, w, krows, kcols, s, roots, X, Y)
+                n = kernel_general(A, z, w, krows, kcols, s, roots, X, Y)
                 for t in range(n):
                     kx[:s] = X[t, :s]
                     ky[:s] = Y[t, :s]

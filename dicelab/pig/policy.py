@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab.core.checks import check_bool, check_cost, check_int
-from dicelab.pig.solution import _check_size
-from dicelab.pig.turns import GOAL, _check_goal
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import Bool, validated
+from dicelab.pig._common import GOAL_ARG, check_size
+from dicelab.pig.turns import GOAL
 
 __all__ = ["Policy", "hold_at"]
 
@@ -93,6 +94,7 @@ class Policy:
         return self.table.copy()
 
 
+@validated(n=GOAL_ARG, goal=GOAL_ARG, cap=Bool(), example={"n": 3, "goal": 10})
 def hold_at(n: int, goal: int = GOAL, *, cap: bool = True) -> Policy:
     """The "hold at n" policy: roll until the turn total is at least ``n``.
 
@@ -114,10 +116,8 @@ def hold_at(n: int, goal: int = GOAL, *, cap: bool = True) -> Policy:
     >>> hold_at(3, goal=5).table
     array([3, 3, 3, 2, 1])
     """
-    goal = _check_goal(goal)
     check_cost("goal", goal, memory=24.0 * goal, what="a hold-at-n policy")
-    n = check_int("n", n, 1)
-    if not check_bool("cap", cap) and n > goal:
+    if not cap and n > goal:
         raise ValueError(f"n must be at most goal ({goal}) without capping, got {n}")
     own = np.arange(goal)
     return Policy(np.minimum(n, goal - own) if cap else np.full(goal, n))
@@ -156,23 +156,27 @@ def _as_policy(policy, name: str) -> Policy:
     return policy if isinstance(policy, Policy) else Policy(_policy_table(policy, name))
 
 
-def _resolve(goal, policies: dict, *, simple: bool = False, cost=None, what: str = "") -> tuple:
-    """The common ``goal`` and the validated policies ``{name: policy}``, as ``(goal, *policies)``.
+def resolve_policies(
+    goal, policies: dict, *, simple: bool = False, cost=None, what: str = "", sides: int = 6
+) -> tuple:
+    """The common ``goal`` and the validated policies ``{name: policy}``, as ``(goal, *policies)``:
+    how every solver that takes policies reads them (its errors name the solver's arguments).
 
-    ``goal=None`` takes the goal of the first policy. With ``simple`` every policy must be
+    ``goal=None`` takes the goal of the first policy; a given ``goal`` is an int ``>= 1``
+    (declared by the solver). With ``simple`` every policy must be
     simple (an opponent of three players); otherwise simple or two-player. ``cost(goal)``
-    gives the solver's own ``(memory, steps)``, checked against the budget (``what``) before
-    any work.
+    gives the solver's own ``(memory, steps)``, checked against the budget (``what``, with the
+    hold table of a die of ``sides`` faces) before any work.
     """
     checked = {name: _as_policy(p, name) for name, p in policies.items()}
     if goal is None:
         first = next(iter(checked))
         goal, blame = checked[first].goal, f"{first}'s goal"
     else:
-        goal, blame = _check_goal(goal), "goal"
+        blame = "goal"
     if cost is not None:
         memory, steps = cost(goal)
-        _check_size(blame, goal, goal, memory=memory, steps=steps, what=what)
+        check_size(blame, goal, goal, memory=memory, steps=steps, what=what, sides=sides)
     for name, p in checked.items():
         if simple and not p.simple:
             raise ValueError(

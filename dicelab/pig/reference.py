@@ -3,12 +3,12 @@
 * ``paper_*``: the paper's own method, literally. :func:`paper_value_iteration` is its
   Algorithm 0.1 (value iteration: sweep every state with ``p <- max_k q(i, j, k)`` until
   the largest change is below a tolerance). Algorithm 0.2 (SVIMA) is printed only as a
-  figure in the stored text; :func:`dicelab.pig.svima` implements its description.
+  figure in the stored text; :func:`dicelab.pig.solve_svima` implements its description.
 * ``exact_*``: the best responses in exact ``Fraction`` arithmetic, in pure Python, for
   small goals: what the tests hold the float solvers to; and the stage game of a state in
   exact fractions with its pure-strategy bounds, which decide whether the state needs mixing
-  (:func:`dicelab.pig.equilibrium` calls :func:`exact_pure_bounds` for the states its floats
-  cannot decide).
+  (:func:`dicelab.pig.solve_equilibrium` decides the states its floats cannot decide by the
+  same computation, :func:`dicelab.pig._common.pure_bounds`).
 
 The best responses return the same :class:`~dicelab.pig.BestResponse` as the fast solvers.
 """
@@ -18,15 +18,32 @@ from __future__ import annotations
 import math
 import numbers
 from fractions import Fraction
-from functools import cache
 
 import numpy as np
 
 from dicelab.core.checks import check_cost, check_int
+from dicelab.core.spec import validated
 from dicelab.pig import _kernels
-from dicelab.pig.policy import Policy, _resolve
-from dicelab.pig.solution import BestResponse, _check_budget, _check_tie, _check_tol, _iterate
-from dicelab.pig.turns import _hold, _hold_table
+from dicelab.pig._common import (
+    BOUNDS_STEPS,
+    BUDGET_ARG,
+    OPTIONAL_GOAL_ARG,
+    SIDES,
+    SIDES_ARG,
+    STAGE_STEPS,
+    TIE_ARG,
+    TOL_ARG,
+    check_tie,
+    exact_stage,
+    goal_reward,
+    hold,
+    hold_table,
+    iterate,
+    pure_bounds,
+    self_loop,
+)
+from dicelab.pig.policy import Policy, hold_at, resolve_policies
+from dicelab.pig.solution import BestResponse
 
 __all__ = [
     "paper_value_iteration",
@@ -36,10 +53,14 @@ __all__ = [
     "exact_pure_bounds",
 ]
 
-_goal_reward = _kernels.goal_reward.py_func
-_self_loop = _kernels.self_loop_value.py_func
 
-
+@validated(
+    goal=OPTIONAL_GOAL_ARG,
+    tie=TIE_ARG,
+    tol=TOL_ARG,
+    max_iter=BUDGET_ARG,
+    example={"opponent": hold_at(3, goal=8)},
+)
 def paper_value_iteration(
     opponent, goal: int | None = None, *, tie=0.5, tol: float = 1e-12, max_iter: int = 10_000
 ) -> BestResponse:
@@ -47,7 +68,7 @@ def paper_value_iteration(
 
     Gauss-Seidel sweeps over ``i``, then ``j``, ascending, from all values 0, until the
     largest change in a sweep is below ``tol``. Slow (a few seconds at goal 100); the same
-    answer as :func:`dicelab.pig.best_response`, which needs one sweep.
+    answer as :func:`dicelab.pig.solve_best_response`, which needs one sweep.
 
     Parameters
     ----------
@@ -70,21 +91,20 @@ def paper_value_iteration(
     >>> from dicelab import pig
     >>> h = pig.hold_at(3, goal=8)
     >>> vi = paper_value_iteration(h)
-    >>> bool(abs(vi.values - pig.best_response(h).values).max() < 1e-10), vi.iterations > 1
+    >>> bool(abs(vi.values - pig.solve_best_response(h).values).max() < 1e-10), vi.iterations > 1
     (True, True)
     """
-    tie, tol, max_iter = _check_tie(tie), _check_tol(tol), _check_budget(max_iter)
-    goal, opp = _resolve(
+    goal, opp = resolve_policies(
         goal, {"opponent": opponent}, cost=lambda g: _sweeps_cost(g, max_iter), what="value iteration"
     )
-    T, opp = _hold_table(goal), opp.two_player()
+    T, opp = hold_table(goal), opp.two_player()
     W = _kernels.padded_values(goal, tie)
     pol = np.zeros((goal, goal), dtype=np.int64)
 
     def sweep():
         return _kernels.value_iteration_sweep(goal, T, opp, W, pol)
 
-    iterations, _ = _iterate(sweep, tol=tol, max_iter=max_iter, what="value iteration (Algorithm 0.1)")
+    iterations, _ = iterate(sweep, tol=tol, max_iter=max_iter, what="value iteration (Algorithm 0.1)")
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), iterations, True)
 
 
@@ -103,21 +123,21 @@ _FRACTION_STEPS = 700.0
 exact best response at goal 20 in 1.1 s, of three players at goal 8 in 5.4 s)."""
 
 
-def _exact_cost(players: int):
+def _exact_cost(players: int, sides: int = SIDES):
     """``cost(goal)`` of the exact best response with ``players`` players: a ``Fraction`` per state;
     each of the ``goal^(players-1)`` states weighs up to ``goal`` hold values against the
-    ``7^players`` outcomes of a turn."""
+    ``(sides + 1)^players`` outcomes of a turn."""
 
     def cost(goal: int) -> tuple[float, float]:
         states = float(goal) ** players
-        return _FRACTION_BYTES * states, _FRACTION_STEPS * 7**players * states * goal / 2
+        return _FRACTION_BYTES * states, _FRACTION_STEPS * (sides + 1) ** players * states * goal / 2
 
     return cost
 
 
 def _exact_tie(tie) -> Fraction:
     """``tie`` as an exact fraction in [0, 1] (a float converts to the number it holds)."""
-    _check_tie(tie)
+    check_tie(tie)
     return Fraction(tie) if isinstance(tie, numbers.Rational) else Fraction(float(tie))
 
 
@@ -152,7 +172,10 @@ def _exact_state(values, i, j, tie, steps: float) -> tuple:
     return values, i, j, _exact_tie(tie)
 
 
-def exact_best_response(opponent, goal: int | None = None, *, tie=Fraction(1, 2)) -> BestResponse:
+@validated(goal=OPTIONAL_GOAL_ARG, sides=SIDES_ARG, example={"opponent": hold_at(2, goal=4)})
+def exact_best_response(
+    opponent, goal: int | None = None, *, tie=Fraction(1, 2), sides: int = SIDES
+) -> BestResponse:
     """A's best hold-at-k response in exact fractions (pure Python: small goals, e.g. tests).
 
     Each state ``(i, j)``, in reverse order, takes ``max_k a_k / (1 - c_k)`` over the full
@@ -166,26 +189,29 @@ def exact_best_response(opponent, goal: int | None = None, *, tie=Fraction(1, 2)
         The target score; by default the opponent policy's.
     tie : Fraction
         A's reward when both reach the goal in the same turn.
+    sides : int
+        The faces of the die both players roll (the paper's 6); the face 1 ends the turn.
 
     Returns
     -------
     BestResponse
         ``values`` as an object array of ``Fraction``; ``policy``; ``iterations=1``.
 
-    >>> from dicelab.pig import hold_at
     >>> res = exact_best_response(hold_at(2, goal=4))
     >>> res.value, res.policy[0, 0]
     (Fraction(217, 338), np.int64(4))
     """
     tie = _exact_tie(tie)
-    goal, opp = _resolve(goal, {"opponent": opponent}, cost=_exact_cost(2), what="the exact best response")
+    goal, opp = resolve_policies(
+        goal, {"opponent": opponent}, cost=_exact_cost(2, sides), what="the exact best response", sides=sides
+    )
     opp = opp.two_player()
-    dist = {k: dict(_hold(k)) for k in range(1, goal + 1)}
+    dist = {k: dict(hold(k, sides)) for k in range(1, goal + 1)}
     win = np.empty((goal, goal), dtype=object)
 
     def weighted(i, j, p):
         if i >= goal or j >= goal:
-            return _goal_reward(p, i >= goal, j >= goal, tie)
+            return goal_reward(p, i >= goal, j >= goal, tie)
         return p * win[i, j]
 
     pol = np.zeros((goal, goal), dtype=np.int64)
@@ -197,15 +223,23 @@ def exact_best_response(opponent, goal: int | None = None, *, tie=Fraction(1, 2)
                 A = dist[k]
                 pairs = ((x, pa, b, pb) for x, pa in A.items() for b, pb in B.items() if x or b)
                 a = sum((weighted(i + x, j + b, pa * pb) for x, pa, b, pb in pairs), Fraction(0))
-                v = _self_loop(a, A[0] * B[0])
+                v = self_loop(a, A[0] * B[0])
                 if best is None or v > best:
                     best, best_k = v, k
             win[i, j], pol[i, j] = best, best_k
     return BestResponse(goal, win, Policy(pol), 1, True)
 
 
-def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> BestResponse:
-    """The three-player best response in exact fractions, over all 49 opponent outcomes.
+@validated(
+    goal=OPTIONAL_GOAL_ARG,
+    sides=SIDES_ARG,
+    example={"opponent1": hold_at(1, goal=3), "opponent2": hold_at(2, goal=3)},
+)
+def exact_best_response_3p(
+    opponent1, opponent2, goal: int | None = None, *, sides: int = SIDES
+) -> BestResponse:
+    """The three-player best response in exact fractions, over all 49 opponent outcomes
+    (``(sides + 1)^2`` with a die of ``sides`` faces).
 
     Pure Python, for small goals (the tests). Winners at the goal share ``1/m``.
 
@@ -215,25 +249,28 @@ def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> Bes
         Simple policies (hold values by own score).
     goal : int, optional
         The target score; by default the opponents'.
+    sides : int
+        The faces of the die every player rolls (the paper's 6); the face 1 ends the turn.
 
     Returns
     -------
     BestResponse
         ``values[i, j1, j2]`` as ``Fraction``; ``policy`` a three-player policy; ``iterations=1``.
 
-    >>> from dicelab.pig import hold_at
     >>> exact_best_response_3p(hold_at(1, goal=3), hold_at(2, goal=3)).value
     Fraction(2541544253, 6425101707)
     """
     policies = {"opponent1": opponent1, "opponent2": opponent2}
-    goal, o1, o2 = _resolve(goal, policies, simple=True, cost=_exact_cost(3), what="the exact best response")
-    dist = {k: dict(_hold(k)) for k in range(1, goal + 1)}
+    goal, o1, o2 = resolve_policies(
+        goal, policies, simple=True, cost=_exact_cost(3, sides), what="the exact best response", sides=sides
+    )
+    dist = {k: dict(hold(k, sides)) for k in range(1, goal + 1)}
     win = np.empty((goal, goal, goal), dtype=object)
     pol = np.zeros((goal, goal, goal), dtype=np.int64)
 
     def weighted(i, j1, j2, p):
         if i >= goal or j1 >= goal or j2 >= goal:
-            return _goal_reward(p, i >= goal, (j1 >= goal) + (j2 >= goal), Fraction(1, 2))
+            return goal_reward(p, i >= goal, (j1 >= goal) + (j2 >= goal), Fraction(1, 2))
         return p * win[i, j1, j2]
 
     for i in range(goal - 1, -1, -1):
@@ -251,7 +288,7 @@ def exact_best_response_3p(opponent1, opponent2, goal: int | None = None) -> Bes
                         if x or b1 or b2
                     )
                     a = sum((weighted(i + x, j1 + b1, j2 + b2, p) for x, b1, b2, p in outcomes), Fraction(0))
-                    v = _self_loop(a, A[0] * B1[0] * B2[0])
+                    v = self_loop(a, A[0] * B1[0] * B2[0])
                     if best is None or v > best:
                         best, best_k = v, k
                 win[i, j1, j2], pol[i, j1, j2] = best, best_k
@@ -284,59 +321,7 @@ def exact_stage_game(values, i: int, j: int, *, tie=Fraction(1, 2)) -> tuple[np.
     >>> A[0, 0], C[0, 0]
     (Fraction(35, 72), Fraction(1, 36))
     """
-    return _stage_game(*_exact_state(values, i, j, tie, _STAGE_STEPS))
-
-
-_STAGE_STEPS = 15_000.0
-"""Steps per entry of :func:`exact_stage_game`: about 13 ``Fraction`` operations (11,000 to 14,000
-steps, measured at goals 50 to 200)."""
-
-
-def _stage_game(values, i: int, j: int, tie: Fraction) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`exact_stage_game` on checked arguments."""
-    goal = values.shape[0]
-    dist = {k: [(x, p) for x, p in _hold(k) if p] for k in range(1, goal + 1)}
-    na, nb = goal - i, goal - j
-
-    @cache
-    def value(a, b):
-        if a >= goal or b >= goal:
-            return _goal_reward(Fraction(1), a >= goal, b >= goal, tie)
-        return Fraction(0) if (a, b) == (i, j) else Fraction(values[a, b])  # the self-loop is in C
-
-    H = [
-        [sum(p * value(i + x, j + b) for b, p in dist[kb]) for kb in range(1, nb + 1)] for x in range(na + 6)
-    ]
-    A = np.empty((na, nb), dtype=object)
-    C = np.empty((na, nb), dtype=object)
-    for k in range(1, na + 1):
-        for kb in range(1, nb + 1):
-            A[k - 1, kb - 1] = sum(p * H[x][kb - 1] for x, p in dist[k])
-            C[k - 1, kb - 1] = dist[k][0][1] * dist[kb][0][1]  # P(X_k = 0) P(X_k' = 0)
-    return A, C
-
-
-def _pure_fixed_point(A, C, p: Fraction, leader: str) -> Fraction:
-    """The fixed point of ``p -> max_r min_c (A + C p)`` (``leader="B"``: ``min_c max_r``), exactly.
-
-    Newton steps: the step is the own fixed point ``A / (1 - C)`` of the cell that attains the
-    pure value at ``p``; it stops when that value is ``p`` itself.
-    """
-    na, nb = A.shape
-    for _ in range(100):
-        M = [[A[r, c] + C[r, c] * p for c in range(nb)] for r in range(na)]
-        if leader == "A":
-            mins = [min(row) for row in M]
-            r = max(range(na), key=mins.__getitem__)
-            c = min(range(nb), key=M[r].__getitem__)
-        else:
-            maxs = [max(M[r][c] for r in range(na)) for c in range(nb)]
-            c = min(range(nb), key=maxs.__getitem__)
-            r = max(range(na), key=lambda r: M[r][c])
-        if M[r][c] == p:
-            return p
-        p = _self_loop(A[r, c], C[r, c])
-    raise RuntimeError("the exact pure fixed point did not settle in 100 Newton steps")  # pragma: no cover
+    return exact_stage(*_exact_state(values, i, j, tie, STAGE_STEPS))
 
 
 def exact_pure_bounds(values, i: int, j: int, *, tie=Fraction(1, 2)) -> tuple[Fraction, Fraction]:
@@ -364,22 +349,9 @@ def exact_pure_bounds(values, i: int, j: int, *, tie=Fraction(1, 2)) -> tuple[Fr
         ``(lower, upper)``.
 
     >>> from dicelab import pig
-    >>> eq = pig.equilibrium(goal=6)
+    >>> eq = pig.solve_equilibrium(goal=6)
     >>> lower, upper = exact_pure_bounds(eq.values, 0, 0)
     >>> lower == upper == Fraction(1, 2)
     True
     """
-    return _pure_bounds(*_exact_state(values, i, j, tie, _BOUNDS_STEPS))
-
-
-_BOUNDS_STEPS = 17_000.0
-"""Steps per entry of :func:`exact_pure_bounds`: the stage game and a few exact Newton steps
-(measured: 16,800 at state (0, 0) of goal 200; 13,000 on average over the states that
-:func:`dicelab.pig.equilibrium` decides exactly at goals 250 and 300)."""
-
-
-def _pure_bounds(values, i: int, j: int, tie: Fraction) -> tuple[Fraction, Fraction]:
-    """:func:`exact_pure_bounds` on checked arguments (``values`` an object array)."""
-    A, C = _stage_game(values, i, j, tie)
-    start = Fraction(values[i, j])
-    return _pure_fixed_point(A, C, start, "A"), _pure_fixed_point(A, C, start, "B")
+    return pure_bounds(*_exact_state(values, i, j, tie, BOUNDS_STEPS))

@@ -14,22 +14,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dicelab.core.checks import check_cost, check_int
+from dicelab.core.spec import validated
 from dicelab.pig import _kernels
-from dicelab.pig.solution import Solution, _check_budget, _check_converged, _check_tol
-from dicelab.pig.turns import GOAL, _check_goal
+from dicelab.pig._common import BUDGET_ARG, GOAL_ARG, TOL_ARG, check_converged
+from dicelab.pig.solution import PigSolution
+from dicelab.pig.turns import GOAL
 
-__all__ = ["SequentialSolution", "sequential_optimal"]
+__all__ = ["SequentialSolution", "solve_sequential"]
 
 
 @dataclass(frozen=True, eq=False)
-class SequentialSolution(Solution):
+class SequentialSolution(PigSolution):
     """Optimal play of classic Pig.
 
     ``values[i, j, t]``: the winning probability of the player to move with ``i`` points,
     the opponent on ``j`` and turn total ``t``; ``policy[i, j, t]``: True where that player
     rolls (ties go to rolling); ``value``: the chance that the player who starts wins.
 
-    >>> sol = sequential_optimal(goal=4)
+    >>> sol = solve_sequential(goal=4)
     >>> round(sol.value, 6), sol.first_hold(0, 0)
     (0.818182, 4)
     """
@@ -47,7 +49,7 @@ class SequentialSolution(Solution):
         int
             The least ``t >= 1`` with ``policy[i, j, t]`` False, or ``goal - i``.
 
-        >>> sequential_optimal(goal=20).first_hold(10, 0)
+        >>> solve_sequential(goal=20).first_hold(10, 0)
         10
         """
         i, j = check_int("i", i, 0, self.goal - 1), check_int("j", j, 0, self.goal - 1)
@@ -57,7 +59,8 @@ class SequentialSolution(Solution):
         return self.goal - i
 
 
-def sequential_optimal(goal: int = GOAL, *, tol: float = 1e-13, max_iter: int = 10_000) -> SequentialSolution:
+@validated(goal=GOAL_ARG, tol=TOL_ARG, max_iter=BUDGET_ARG, example={"goal": 10})
+def solve_sequential(goal: int = GOAL, *, tol: float = 1e-13, max_iter: int = 10_000) -> SequentialSolution:
     """Classic two-player Pig (turns taken in order); optimal play may hold at any turn total.
 
     Parameters
@@ -74,16 +77,14 @@ def sequential_optimal(goal: int = GOAL, *, tol: float = 1e-13, max_iter: int = 
     SequentialSolution
         ``values``, ``policy`` (roll or hold) and ``iterations`` (the most any pair needed).
 
-    >>> round(sequential_optimal(goal=20).value, 6)
+    >>> round(solve_sequential(goal=20).value, 6)
     0.615559
     """
-    goal = _check_goal(goal)
-    tol, max_iter = _check_tol(tol), _check_budget(max_iter)
     # values (float) and decisions (bool) for every (i, j, t); each pair of score states iterates
     # two turns of up to goal turn totals, five rolls each (about 8 iterations a pair on average
     # at the default tol, measured)
     steps = 2.5 * float(goal) ** 3 * min(max_iter, 8)
     check_cost("goal", goal, memory=9.0 * float(goal) ** 3, steps=steps, what="classic Pig's optimal play")
     win, roll, iterations, residual = _kernels.sequential_pairs(goal, tol, max_iter)
-    iterations = _check_converged("sequential Pig's pair iteration", iterations, residual, tol, max_iter)
+    iterations = check_converged("sequential Pig's pair iteration", iterations, residual, tol, max_iter)
     return SequentialSolution(goal, win, roll, iterations, True)

@@ -1,29 +1,26 @@
 """What every solver of :mod:`dicelab.pig` returns, and how its iterations stop.
 
-One result record per kind of solve, all with the same first fields (:class:`Solution`):
+One result record per kind of solve, all with the same first fields (:class:`PigSolution`):
 ``goal``, ``values`` (winning probabilities by state), ``policy``, ``iterations`` and
-``converged``. :class:`BestResponse` is the record of every best-response solver, for two
-or three players, fast or exact; the sequential, symmetric-iteration and equilibrium
-solvers add their own fields to the same four.
+``converged``, and the members of the solver protocol (:class:`dicelab.core.solution.Solved`):
+``start``, ``value``, ``value_at(state)``, ``best_action(state)``. :class:`BestResponse` is the
+record of every best-response solver, for two or three players, fast or exact; the sequential,
+symmetric-iteration and equilibrium solvers add their own fields to the same four.
 
 One fixed-point convention: a loop stops when its residual (the largest change of the
 last step) is below ``tol``, and raises :class:`NotConverged` if ``max_iter`` steps do not
-get there. Python loops use :func:`_iterate`; numba kernels return ``(iterations,
-residual)`` of their worst state and the wrapper calls :func:`_check_converged` once.
+get there (the loops are in :mod:`dicelab.pig._common`).
 """
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_float, check_int
-from dicelab.pig.turns import _table_cost
+from dicelab.core.checks import check_int
 
-__all__ = ["NotConverged", "Solution", "BestResponse"]
+__all__ = ["NotConverged", "PigSolution", "BestResponse"]
 
 
 class NotConverged(RuntimeError):
@@ -46,59 +43,13 @@ class NotConverged(RuntimeError):
         )
 
 
-def _check_converged(what: str, iterations: int, residual: float, tol: float, max_iter: int) -> int:
-    """``iterations`` if ``residual < tol``, else raise :class:`NotConverged`."""
-    if not residual < tol:
-        raise NotConverged(what, float(residual), tol, max_iter)
-    return int(iterations)
-
-
-def _iterate(step: Callable[[], float], *, tol: float, max_iter: int, what: str) -> tuple[int, float]:
-    """Call ``step()`` (one update, returning its residual) until the residual is below ``tol``.
-
-    Returns ``(iterations, residual)``; raises :class:`NotConverged` after ``max_iter`` steps.
-    """
-    residual = float("inf")
-    for iterations in range(1, max_iter + 1):
-        residual = step()
-        if residual < tol:
-            return iterations, residual
-    raise NotConverged(what, float(residual), tol, max_iter)
-
-
-def _check_tol(tol) -> float:
-    """``tol`` as a float in (0, 1e-3), or a ValueError naming it."""
-    if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not 0 < tol < 1e-3:
-        raise ValueError(f"tol must be a number in (0, 1e-3), got {tol!r}")
-    return float(tol)
-
-
-def _check_budget(max_iter) -> int:
-    """``max_iter >= 1`` as an int, at most ``2^63 - 1`` (the kernels count in int64; no loop gets there)."""
-    return min(check_int("max_iter", max_iter, 1), 2**63 - 1)
-
-
-def _check_tie(tie) -> float:
-    """``tie`` (A's reward when both players reach the goal together) as a float in [0, 1]."""
-    return check_float("tie", tie, 0, 1)
-
-
-def _check_size(name: str, value, goal: int, *, memory: float = 0.0, steps: float = 0.0, what: str) -> None:
-    """Refuse a solve on ``goal`` beyond the budget (:func:`dicelab.core.checks.check_cost`).
-
-    ``memory`` and ``steps`` are the solver's own; every solver also builds the hold table
-    (:func:`dicelab.pig.turns._table_cost`) and the padded values, ``(2 goal + 6)^2`` floats.
-    A step is one pass of a kernel's innermost loop over hold values or turn totals (a few
-    multiply-adds), timed at about ``10^8`` a second.
-    """
-    table_memory, table_steps = _table_cost(goal)
-    memory += table_memory + 8.0 * (2 * goal + 6) ** 2
-    check_cost(name, value, memory=memory, steps=steps + table_steps, what=what)
-
-
 @dataclass(frozen=True, eq=False)
-class Solution:
-    """The fields every solver of :mod:`dicelab.pig` returns.
+class PigSolution:
+    """A solved game of Pig: A's winning probability and optimal play in every score state.
+
+    The fields every solver of :mod:`dicelab.pig` returns, and the solver protocol
+    (:class:`dicelab.core.solution.Solved`): a state is an index of ``values`` (``(i, j)``,
+    ``(i, j1, j2)`` for three players, ``(i, j, t)`` for classic Pig), ``start`` is every score 0.
 
     Attributes
     ----------
@@ -117,9 +68,11 @@ class Solution:
         :class:`NotConverged` instead, so this is ``False`` only where a record says so).
 
     >>> from dicelab import pig
-    >>> res = pig.sequential_optimal(goal=10)
-    >>> isinstance(res, Solution), res.values.shape, res.converged, res.iterations > 1
+    >>> res = pig.solve_sequential(goal=10)
+    >>> isinstance(res, PigSolution), res.values.shape, res.converged, res.iterations > 1
     (True, (10, 10, 10), True, True)
+    >>> res.start, res.value_at(res.start) == res.value, bool(res.best_action((0, 0, 0)))
+    ((0, 0, 0), True, True)
     """
 
     goal: int
@@ -129,23 +82,47 @@ class Solution:
     converged: bool
 
     @property
+    def start(self) -> tuple[int, ...]:
+        """The state play begins in: every score (and the turn total) 0."""
+        return (0,) * self.values.ndim
+
+    @property
     def value(self):
         """A's winning probability from the start of the game (every score 0)."""
-        v = self.values[(0,) * self.values.ndim]
+        return self.value_at(self.start)
+
+    def _state(self, state) -> tuple[int, ...]:
+        shape = self.values.shape
+        if not isinstance(state, tuple | list) or len(state) != len(shape):
+            raise ValueError(f"state must be a tuple of {len(shape)} scores, got {state!r}")
+        return tuple(
+            check_int(f"state[{n}]", s, 0, size - 1)
+            for n, (s, size) in enumerate(zip(state, shape, strict=True))
+        )
+
+    def value_at(self, state):
+        """A's winning probability in ``state`` (a ``Fraction`` for the exact solvers)."""
+        v = self.values[self._state(state)]
         return v if self.values.dtype == object else float(v)
+
+    def best_action(self, state):
+        """What A's optimal play does in ``state``: ``policy[state]`` (a hold value; a mixed
+        strategy over hold values ``1..goal`` for the equilibrium; whether to roll on at each
+        turn total for :func:`~dicelab.pig.solve_full_best_response`; whether to roll for classic Pig)."""
+        return self.policy[self._state(state)]
 
 
 @dataclass(frozen=True, eq=False)
-class BestResponse(Solution):
+class BestResponse(PigSolution):
     """Player A's best response to fixed opponents (two or three players).
 
     ``values[i, j]`` (or ``values[i, j1, j2]``) is A's winning probability; ``policy`` is
     a :class:`~dicelab.pig.Policy` of A's best hold values for the hold-at-k solvers, and a
     boolean array ``policy[i, j, t]`` (True: roll on at turn total ``t``) for
-    :func:`~dicelab.pig.full_best_response`. Ties between hold values go to the smallest.
+    :func:`~dicelab.pig.solve_full_best_response`. Ties between hold values go to the smallest.
 
     >>> from dicelab import pig
-    >>> res = pig.best_response(pig.hold_at(25))
+    >>> res = pig.solve_best_response(pig.hold_at(25))
     >>> res.policy[0, 0], round(res.value, 4), res.iterations, res.converged
     (np.int64(21), 0.5231, 1, True)
     """

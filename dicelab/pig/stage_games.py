@@ -5,7 +5,7 @@ hold value at once, A's ``k`` and B's ``k'``, and A's continuation value is the 
 ``q(k, k') = A[k, k'] + C[k, k'] p(i, j)`` (:func:`stage_game`), where ``C[k, k'] = P(X_k = 0)
 P(X_k' = 0)`` is the chance that both score 0 and the game returns to ``(i, j)``. The state's
 value is the fixed point ``p = val(A + C p)``, unique because ``C < 1``
-(:func:`solve_stage_game`; the kernels are in :mod:`dicelab.pig._stage`).
+(:func:`stage_game_value`; the kernels are in :mod:`dicelab.pig._stage`).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import numpy as np
 
 from dicelab.core.checks import check_array, check_cost, check_int, check_matrix
 from dicelab.core.games import MatrixGameSolution
+from dicelab.core.spec import validated
 from dicelab.pig import _kernels, _stage
-from dicelab.pig.solution import NotConverged, _check_budget, _check_size, _check_tie, _check_tol
-from dicelab.pig.turns import _hold_table
+from dicelab.pig._common import BUDGET_ARG, TIE_ARG, TOL_ARG, check_size, hold_table, solve_failure
 
-__all__ = ["stage_game", "solve_stage_game"]
+__all__ = ["stage_game", "stage_game_value"]
 
 
 def _padded(values, tie) -> np.ndarray:
@@ -34,10 +34,11 @@ def _check_values(values) -> np.ndarray:
     values = check_array("values", values, ndim=2, square=True)
     goal = values.shape[0]
     # vectorised over the (goal - i) x (goal - j) entries: about 4 goal^2 steps (0.6 s at goal 3,000)
-    _check_size("values' goal", goal, goal, memory=40.0 * goal**2, steps=4.0 * goal**2, what="a stage game")
+    check_size("values' goal", goal, goal, memory=40.0 * goal**2, steps=4.0 * goal**2, what="a stage game")
     return values
 
 
+@validated(tie=TIE_ARG, example={"values": np.zeros((3, 3)), "i": 0, "j": 0})
 def stage_game(values, i: int, j: int, *, tie=0.5) -> tuple[np.ndarray, np.ndarray]:
     """The stage game at ``(i, j)``: ``q(k, k') = A[k-1, k'-1] + C[k-1, k'-1] p(i, j)``.
 
@@ -64,9 +65,9 @@ def stage_game(values, i: int, j: int, *, tie=0.5) -> tuple[np.ndarray, np.ndarr
     values = _check_values(values)
     goal = values.shape[0]
     i, j = check_int("i", i, 0, goal - 1), check_int("j", j, 0, goal - 1)
-    W = _padded(values, _check_tie(tie))
+    W = _padded(values, tie)
     W[i, j] = 0.0  # the self-loop, carried by C
-    T = _hold_table(goal)
+    T = hold_table(goal)
     A = np.zeros((goal, goal))
     _stage.stage_matrix(i, j, goal, T, W, np.zeros((goal + 6, goal)), A)
     z = T[1:, 0]
@@ -89,14 +90,8 @@ def _rank_one(C, shape) -> tuple[np.ndarray, np.ndarray]:
     return z, w
 
 
-def _solve_failure(status, where, excess, tol, max_iter) -> Exception:
-    if status == 3:
-        return NotConverged(f"the stage-game double oracle at {where}", excess, tol, max_iter)
-    what = "no square kernel solves" if status == 1 else f"rounding beyond tol={tol:g} in"
-    return RuntimeError(f"{what} the stage game at {where} (best reply gains {excess:.3g})")
-
-
-def solve_stage_game(A, C, *, tol: float = 1e-14, max_iter: int = 200) -> MatrixGameSolution:
+@validated(tol=TOL_ARG, max_iter=BUDGET_ARG, example={"A": [[0.5, 0.9], [0.8, 0.4]], "C": np.zeros((2, 2))})
+def stage_game_value(A, C, *, tol: float = 1e-14, max_iter: int = 200) -> MatrixGameSolution:
     """The fixed point ``p = val(A + C p)`` of a stage game, and optimal strategies there.
 
     Solved by a double oracle: a restricted game on a few rows and columns is solved on its
@@ -119,17 +114,15 @@ def solve_stage_game(A, C, *, tol: float = 1e-14, max_iter: int = 200) -> Matrix
         ``value`` (the fixed point ``p``), ``row``/``col`` (optimal strategies of the game
         ``A + C p``), ``pure`` (solved by a pure saddle point).
 
-    >>> sol = solve_stage_game([[0.5, 0.9], [0.8, 0.4]], np.zeros((2, 2)))
+    >>> sol = stage_game_value([[0.5, 0.9], [0.8, 0.4]], np.zeros((2, 2)))
     >>> round(sol.value, 12), sol.row.round(12).tolist(), sol.pure
     (0.65, [0.5, 0.5], False)
     """
     A = check_matrix(A, "A")
     check_cost("A", A.shape, memory=32.0 * A.size, what="a stage game's checks")
     z, w = _rank_one(C, A.shape)
-    tol, max_iter = _check_tol(tol), _check_budget(max_iter)
     (na, nb), x, y = A.shape, np.zeros(A.shape[0]), np.zeros(A.shape[1])
     status, p, s, _, excess = _stage.solve_stage(A, z, w, na, nb, 0, 0, tol, max_iter, x, y)
     if status:
-        raise _solve_failure(status, "A", excess, tol, max_iter)
+        raise solve_failure(status, "A", excess, tol, max_iter)
     return MatrixGameSolution(float(p), x, y, s == 1)
-

@@ -9,9 +9,9 @@ A's continuation value is the *stage game* ``q(k, k') = A[k, k'] + C[k, k'] p(i,
 (:func:`stage_game`), where ``C[k, k'] = P(X_k = 0) P(X_k' = 0)`` is the chance that both
 score 0 and the game returns to ``(i, j)``. Solving states in reverse order, each stage game's
 value must equal ``p(i, j)`` itself: the fixed point ``p = val(A + C p)``, unique because
-``C < 1`` (:func:`solve_stage_game`).
+``C < 1`` (:func:`~dicelab.pig.stage_game_value`).
 
-* :func:`equilibrium` solves every stage game's fixed point exactly (closed forms on the
+* :func:`solve_equilibrium` solves every stage game's fixed point exactly (closed forms on the
   equilibrium's support, no LP) and certifies the result by :func:`exploitability`;
 * the stage games themselves are built and solved in :mod:`dicelab.pig.stage_games`, the
   paper's value iterations (SVIMA, the symmetric iteration) are in
@@ -36,23 +36,29 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab.core.checks import check_array, check_cost, check_float
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import Real, validated
 from dicelab.pig import _kernels, _stage
+from dicelab.pig._common import (
+    BOUNDS_STEPS,
+    BUDGET_ARG,
+    GOAL_ARG,
+    STRATEGIES_BYTES,
+    TIE_ARG,
+    TOL_ARG,
+    check_size,
+    check_strategy,
+    hold,
+    hold_table,
+    pure_bounds,
+    solve_failure,
+    sparse,
+)
 from dicelab.pig.policy import Policy
-from dicelab.pig.reference import _BOUNDS_STEPS, _pure_bounds
-from dicelab.pig.solution import Solution, _check_budget, _check_size, _check_tie, _check_tol
-from dicelab.pig.stage_games import _solve_failure
-from dicelab.pig.turns import GOAL, _check_goal, _hold, _hold_table
+from dicelab.pig.solution import PigSolution
+from dicelab.pig.turns import GOAL
 
-__all__ = ["exploitability", "Equilibrium", "equilibrium"]
-
-
-def _sparse(strategy) -> tuple[np.ndarray, np.ndarray]:
-    """Mixed strategies ``strategy[i, j, k-1]`` as ``(ks, ws)``: hold values and weights, support first."""
-    S = max(1, int((strategy > 0).sum(axis=2).max()))
-    order = np.argsort(-strategy, axis=2, kind="stable")[:, :, :S]
-    ws = np.take_along_axis(strategy, order, axis=2)
-    return np.where(ws > 0, order + 1, 1), np.ascontiguousarray(ws)
+__all__ = ["exploitability", "Equilibrium", "solve_equilibrium"]
 
 
 def _response_values(strategy, tie) -> np.ndarray:
@@ -60,27 +66,16 @@ def _response_values(strategy, tie) -> np.ndarray:
     ``strategy[i, j, k-1]`` in state ``(i, j)``."""
     goal = strategy.shape[0]
     W = _kernels.padded_values(goal, tie)
-    _kernels.response_sweep(goal, _hold_table(goal), W, *_sparse(strategy))
+    _kernels.response_sweep(goal, hold_table(goal), W, *sparse(strategy))
     return W[:goal, :goal].copy()
 
 
-def _check_strategy(name, strategy, goal=None) -> np.ndarray:
-    """``strategy[i, j, k-1]`` as a ``(goal, goal, goal)`` float array of probabilities in [0, 1]
-    that sum to 1 in every state (the goal its own side unless given), or a ValueError naming it."""
-    s = check_array(name, strategy, ndim=3)
-    goal = s.shape[0] if goal is None else goal
-    if s.shape != (goal, goal, goal):
-        raise ValueError(f"{name} must have shape (goal, goal, goal) = {(goal,) * 3}, got {s.shape}")
-    if s.min() < 0 or s.max() > 1 + 1e-9 or not np.allclose(s.sum(axis=2), 1, rtol=0, atol=1e-9):
-        raise ValueError(f"{name} must hold probabilities in [0, 1] that sum to 1 in every state")
-    return s
-
-
+@validated(tie=TIE_ARG, example={"policy": np.full((3, 3, 3), 1 / 3), "opponent": np.full((3, 3, 3), 1 / 3)})
 def exploitability(policy, opponent, *, tie=0.5) -> float:
     """How much a best response gains against a pair of mixed hold-at-k strategies, at worst.
 
     Each player's exact best response to the other's strategy (an MDP: one reverse sweep, as
-    :func:`~dicelab.pig.best_response`) gives A's value ``hi[i, j]`` when A best-responds and
+    :func:`~dicelab.pig.solve_best_response`) gives A's value ``hi[i, j]`` when A best-responds and
     ``lo[i, j]`` when B does. Their difference is what the two players together gain by
     deviating from ``(policy, opponent)`` in state ``(i, j)``: 0 at an equilibrium, positive
     otherwise.
@@ -104,31 +99,32 @@ def exploitability(policy, opponent, *, tie=0.5) -> float:
     >>> exploitability(h, h.transpose(1, 0, 2)) > 0.01
     True
     """
-    policy = _check_strategy("policy", policy)
-    opponent = _check_strategy("opponent", opponent, policy.shape[0])
-    tie, goal = _check_tie(tie), policy.shape[0]
+    policy = check_strategy("policy", policy)
+    opponent = check_strategy("opponent", opponent, policy.shape[0])
+    goal = policy.shape[0]
     steps = 2 * float(goal) ** 3 * (2 + np.log2(goal))  # two best responses to mixed strategies
-    _check_size("policy's goal", goal, goal, memory=40.0 * goal**3, steps=steps, what="the exploitability")
+    check_size("policy's goal", goal, goal, memory=40.0 * goal**3, steps=steps, what="the exploitability")
     hi = _response_values(opponent, tie)
     lo = 1.0 - _response_values(policy.transpose(1, 0, 2), 1.0 - tie).T
     return float((hi - lo).max())
 
 
 @dataclass(frozen=True, eq=False)
-class Equilibrium(Solution):
-    """Result of :func:`equilibrium` or :func:`svima`: values and strategies for ``i, j < goal``.
+class Equilibrium(PigSolution):
+    """Result of :func:`solve_equilibrium` or :func:`~dicelab.pig.solve_svima`: values and strategies
+    for ``i, j < goal``.
 
     ``values[i, j]``: A's winning probability. ``policy[i, j, k-1]``: A's probability of
     holding at ``k`` in state ``(i, j)``; ``opponent[i, j, k-1]``: B's probability of holding
     at ``k`` in that state (B on ``j`` points). ``pure[i, j]``: whether the stage game has a
     pure saddle point. ``margin[i, j]``: for a state solved by a pure saddle point, the least
     amount by which another action falls short of it; for a mixed state, the pure minimax
-    minus the pure maximin of its stage game (NaN for :func:`svima`). ``n_exact``: states
+    minus the pure maximin of its stage game (NaN for :func:`~dicelab.pig.solve_svima`). ``n_exact``: states
     whose pure/mixed decision was made in exact arithmetic. ``exploitability``: the certificate
     of :func:`exploitability`. ``iterations``: the most rounds (double oracle) or Newton steps
     (SVIMA) any state needed.
 
-    >>> eq = equilibrium(goal=3)
+    >>> eq = solve_equilibrium(goal=3)
     >>> round(eq.value, 12), eq.most_likely_policy().table.tolist()
     (0.5, [[3, 3, 3], [1, 1, 1], [1, 1, 1]])
     """
@@ -146,7 +142,7 @@ class Equilibrium(Solution):
         -------
         Policy
             ``[i, j]``: the hold value of largest probability in ``policy[i, j]`` (the
-            smallest such value on ties); for :func:`svima`, A's pure policy.
+            smallest such value on ties); for :func:`~dicelab.pig.solve_svima`, A's pure policy.
         """
         return Policy(self.policy.argmax(axis=2) + 1)
 
@@ -158,17 +154,12 @@ class Equilibrium(Solution):
         Policy
             ``[j, i]``: B on ``j`` points, A on ``i`` (``opponent`` transposed to B's seat).
 
-        >>> from dicelab.pig import svima
-        >>> sv = svima(goal=4)
+        >>> from dicelab.pig import solve_svima
+        >>> sv = solve_svima(goal=4)
         >>> sv.most_likely_opponent_policy().table.T.tolist() == (sv.opponent.argmax(axis=2) + 1).tolist()
         True
         """
         return Policy((self.opponent.argmax(axis=2) + 1).T)
-
-
-_STRATEGIES_BYTES = 48.0
-"""Bytes per ``goal^3`` of :func:`equilibrium` and :func:`svima`: both players' strategies
-(``16 goal^3``), and the mixed strategies sorted for :func:`exploitability` (at most ``32 goal^3``)."""
 
 
 def _state_order(goal: int, symmetric: bool) -> np.ndarray:
@@ -182,7 +173,7 @@ def _state_order(goal: int, symmetric: bool) -> np.ndarray:
 def _twins(goal: int) -> np.ndarray:
     """``twin[k-1]``: the least hold value whose turn total has the same distribution as ``X_k``."""
     first = {}
-    support = (tuple((x, p) for x, p in _hold(k) if p) for k in range(1, goal + 1))
+    support = (tuple((x, p) for x, p in hold(k) if p) for k in range(1, goal + 1))
     return np.array([first.setdefault(dist, k) for k, dist in enumerate(support)], dtype=np.int64)
 
 
@@ -255,13 +246,16 @@ def _margin_error_bound(T, values, kernel, row, col, tol: float) -> np.ndarray:
     return np.where(kernel == 1, pure, mixed)
 
 
-def equilibrium(
+@validated(
+    goal=GOAL_ARG, tie=TIE_ARG, tol=TOL_ARG, max_iter=BUDGET_ARG, exact_band=Real(0, 1), example={"goal": 6}
+)
+def solve_equilibrium(
     goal: int = GOAL, *, tie=0.5, tol: float = 1e-14, max_iter: int = 200, exact_band: float = 0.0
 ) -> Equilibrium:
     """The equilibrium of two-player simultaneous Pig as a zero-sum stochastic game, certified.
 
     States are solved in reverse order; each state's value is the fixed point of its stage
-    game, solved by :func:`solve_stage_game` (closed forms on the equilibrium's support: a
+    game, solved by :func:`~dicelab.pig.stage_game_value` (closed forms on the equilibrium's support: a
     pure saddle point, or a ``2 x 2`` kernel whose value solves a quadratic). With ties worth
     1/2 the game is symmetric, ``p(j, i) = 1 - p(i, j)``: only ``i <= j`` is solved and the
     mirror state gets ``1 - p`` and the strategies swapped.
@@ -298,20 +292,17 @@ def equilibrium(
         Values, both players' mixed strategies, which states are pure, their margins, and
         the exploitability of the strategies.
 
-    >>> eq = equilibrium(goal=6)
+    >>> eq = solve_equilibrium(goal=6)
     >>> abs(eq.value - 0.5) < 1e-15, float(abs(eq.values + eq.values.T - 1).max()) < 1e-15
     (True, True)
     >>> eq.exploitability < 1e-14
     True
     """
-    goal, tie = _check_goal(goal), _check_tie(tie)
-    tol, max_iter = _check_tol(tol), _check_budget(max_iter)
-    exact_band = check_float("exact_band", exact_band, 0, 1)
-    _check_size(  # steps: the stage games' goal^4 / 2 entries, a few a step (timed in benchmarks/budgets.py)
-        "goal", goal, goal, memory=_STRATEGIES_BYTES * goal**3, steps=goal**4 / 6, what="the equilibrium"
+    check_size(  # steps: the stage games' goal^4 / 2 entries, a few a step (timed in benchmarks/budgets.py)
+        "goal", goal, goal, memory=STRATEGIES_BYTES * goal**3, steps=goal**4 / 6, what="the equilibrium"
     )
     symmetric = tie == 0.5
-    T = _hold_table(goal)
+    T = hold_table(goal)
     W = _kernels.padded_values(goal, tie)
     row, col = np.zeros((goal, goal, goal)), np.zeros((goal, goal, goal))
     margin, kernel = np.zeros((goal, goal)), np.zeros((goal, goal), dtype=np.int64)
@@ -320,16 +311,16 @@ def equilibrium(
         goal, T, W, order, symmetric, _twins(goal), tol, max_iter, row, col, margin, kernel
     )
     if status:
-        raise _solve_failure(status, tuple(int(v) for v in order[where]), excess, tol, max_iter)
+        raise solve_failure(status, tuple(int(v) for v in order[where]), excess, tol, max_iter)
     values = W[:goal, :goal].copy()
     pure = (kernel == 1) | (margin <= 0)
     bound = _margin_error_bound(T, values, kernel, row, col, tol)
     close = [(i, j) for i, j in order if not (margin[i, j] > bound[i, j] and margin[i, j] >= exact_band)]
-    steps = _BOUNDS_STEPS * sum(float(goal - i) * (goal - j) for i, j in close)
+    steps = BOUNDS_STEPS * sum(float(goal - i) * (goal - j) for i, j in close)
     check_cost("goal", goal, steps=steps, what=f"deciding {len(close)} states in exact fractions")
     exact_values = values.astype(object)
     for i, j in close:  # decided exactly: a pure saddle point exists iff the pure bounds meet
-        lower, upper = _pure_bounds(exact_values, int(i), int(j), Fraction(tie))
+        lower, upper = pure_bounds(exact_values, int(i), int(j), Fraction(tie))
         pure[i, j] = lower == upper
         if symmetric:
             pure[j, i] = pure[i, j]

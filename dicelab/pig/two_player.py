@@ -17,55 +17,63 @@ from __future__ import annotations
 
 import numpy as np
 
+from dicelab.core.spec import validated
 from dicelab.pig import _kernels
-from dicelab.pig.policy import Policy, _resolve
-from dicelab.pig.solution import (
-    BestResponse,
-    _check_budget,
-    _check_converged,
-    _check_size,
-    _check_tie,
-    _check_tol,
+from dicelab.pig._common import (
+    BUDGET_ARG,
+    OPTIONAL_GOAL_ARG,
+    SIDES,
+    SIDES_ARG,
+    TIE_ARG,
+    TOL_ARG,
+    check_converged,
+    check_size,
+    check_strategy,
+    hold_table,
+    sparse,
 )
-from dicelab.pig.turns import _hold_table
+from dicelab.pig.policy import Policy, hold_at, resolve_policies
+from dicelab.pig.solution import BestResponse
 
-__all__ = ["best_response", "best_response_mixed", "win_probability", "full_best_response"]
+__all__ = ["solve_best_response", "solve_best_response_mixed", "win_probability", "solve_full_best_response"]
 
 
-def _sweep_cost(goal: int) -> tuple[float, float]:
+def _sweep_cost(goal: int, sides: int = SIDES) -> tuple[float, float]:
     """``(bytes, steps)`` of one reverse sweep on two players: each of the ``goal^2`` states
-    weighs up to ``goal`` hold values (``goal^3`` steps), with a few ``(goal, goal)`` arrays."""
-    return 64.0 * goal**2, float(goal) ** 3
+    weighs up to ``goal`` hold values (``goal^3`` steps for six sides, each ``sides + 1`` turn
+    outcomes), with a few ``(goal, goal)`` arrays."""
+    return 64.0 * goal**2, float(goal) ** 3 * (sides + 1) / 7
 
 
-def _evaluation_cost(goal: int) -> tuple[float, float]:
+def _evaluation_cost(goal: int, sides: int = SIDES) -> tuple[float, float]:
     """``(bytes, steps)`` of :func:`win_probability`: one sweep as :func:`_sweep_cost`, with each
     state following one hold value of each player instead of weighing them all (0.27 s at goal
-    400, timed: about ``0.4 goal^3`` steps)."""
-    return 64.0 * goal**2, 0.4 * float(goal) ** 3
+    400, timed: about ``0.4 goal^3`` steps for six sides)."""
+    return 64.0 * goal**2, 0.4 * float(goal) ** 3 * (sides + 1) / 7
 
 
-def _mixed_cost(goal: int, support: int) -> tuple[float, float]:
+def _mixed_cost(goal: int, support: int, sides: int = SIDES) -> tuple[float, float]:
     """``(bytes, steps)`` against a mixed opponent ``(goal, goal, goal)`` who mixes at most
     ``support`` hold values in a state: its checked copy, then sorting its weights
-    (:func:`~dicelab.pig.stochastic_game._sparse`: the order, the sorted weights and hold
+    (:func:`dicelab.pig._common.sparse`: the order, the sorted weights and hold
     values, about ``40 goal^3`` bytes at the peak, measured): ``2 + 1.2 log2(goal)`` steps an
     entry when every hold value is mixed, about 2 when few are (the sort meets long runs of
     zeros); then one sweep, in which each state mixes ``support`` turn outcomes over ``goal``
     turn totals (0.08 steps each, timed: 0.8 ns).
     """
     g = float(goal)
-    return 40.0 * g**3, g**3 * (2 + 1.2 * np.log2(g) * support / g) + 0.08 * g**3 * (support + 6)
+    return 40.0 * g**3, g**3 * (2 + 1.2 * np.log2(g) * support / g) + 0.08 * g**3 * (support + sides)
 
 
-def _stopping_cost(goal: int, max_iter: int) -> tuple[float, float]:
-    """``(bytes, steps)`` of :func:`full_best_response`: ``roll`` (``goal^3`` booleans); in each
-    state, iterations of ``goal - i`` turn totals of five rolls each (about 8 per state on
-    average at the default ``tol``, measured)."""
-    return float(goal) ** 3 + 32.0 * goal**2, 2.5 * float(goal) ** 3 * min(max_iter, 8)
+def _stopping_cost(goal: int, max_iter: int, sides: int = SIDES) -> tuple[float, float]:
+    """``(bytes, steps)`` of :func:`solve_full_best_response`: ``roll`` (``goal^3`` booleans); in each
+    state, iterations of ``goal - i`` turn totals of five rolls each (``sides - 1`` with another
+    die; about 8 iterations per state on average at the default ``tol``, measured)."""
+    return float(goal) ** 3 + 32.0 * goal**2, 2.5 * float(goal) ** 3 * min(max_iter, 8) * sides / 6
 
 
-def best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestResponse:
+@validated(goal=OPTIONAL_GOAL_ARG, tie=TIE_ARG, sides=SIDES_ARG, example={"opponent": hold_at(3, goal=8)})
+def solve_best_response(opponent, goal: int | None = None, *, tie=0.5, sides: int = SIDES) -> BestResponse:
     """Player A's optimal hold-at-k policy against a fixed opponent policy (two players).
 
     Parameters
@@ -76,31 +84,43 @@ def best_response(opponent, goal: int | None = None, *, tie=0.5) -> BestResponse
         The target score; by default the opponent policy's.
     tie : float
         A's reward when both reach the goal in the same turn (1/2: shared).
+    sides : int
+        The faces of the die both players roll (the paper's 6); the face 1 ends the turn.
 
     Returns
     -------
     BestResponse
         ``values[i, j]`` (``p(i, j)``), ``policy`` (A's hold values), ``iterations=1``.
 
-    >>> from dicelab.pig import hold_at
-    >>> res = best_response(hold_at(25))
+    >>> res = solve_best_response(hold_at(25))
     >>> res.policy[0, 0], round(res.value, 7)
     (np.int64(21), 0.5231393)
+    >>> round(solve_best_response(hold_at(25), sides=8).value, 4)  # a 1 is rarer: hold at 25 stops early
+    0.6068
     """
-    goal, opp = _resolve(goal, {"opponent": opponent}, cost=_sweep_cost, what="a best response")
-    W = _kernels.padded_values(goal, _check_tie(tie))
+    goal, opp = resolve_policies(
+        goal,
+        {"opponent": opponent},
+        cost=lambda g: _sweep_cost(g, sides),
+        what="a best response",
+        sides=sides,
+    )
+    W = _kernels.padded_values(goal, tie, sides)
     ks = np.ascontiguousarray(opp.two_player().T[:, :, None])  # B's hold value in state (i, j)
-    pol = _kernels.response_sweep(goal, _hold_table(goal), W, ks, np.ones(ks.shape))
+    pol = _kernels.response_sweep(goal, hold_table(goal, sides), W, ks, np.ones(ks.shape))
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), 1, True)
 
 
-def best_response_mixed(opponent, *, tie=0.5) -> BestResponse:
+@validated(
+    tie=TIE_ARG, sides=SIDES_ARG, example={"opponent": np.eye(8)[hold_at(3, goal=8).two_player().T - 1]}
+)
+def solve_best_response_mixed(opponent, *, tie=0.5, sides: int = SIDES) -> BestResponse:
     """Player A's optimal hold-at-k policy against an opponent who mixes hold values.
 
     In state ``(i, j)`` B holds at ``k'`` with probability ``opponent[i, j, k'-1]``, so A's
     action value averages over B's choice (the paper's ``q(i, j, k) = sum_l (...) p_{k_l}``):
     the turn outcomes of B are mixed once per state and the same reverse sweep as
-    :func:`best_response` solves the MDP.
+    :func:`solve_best_response` solves the MDP.
 
     Parameters
     ----------
@@ -109,29 +129,38 @@ def best_response_mixed(opponent, *, tie=0.5) -> BestResponse:
         that B holds at ``k`` when A is on ``i`` and B on ``j`` (as ``Equilibrium.opponent``).
     tie : float
         A's reward when both reach the goal in the same turn.
+    sides : int
+        The faces of the die both players roll; the face 1 ends the turn.
 
     Returns
     -------
     BestResponse
         ``values[i, j]`` and A's pure ``policy``; ``iterations=1``.
 
-    >>> from dicelab.pig import hold_at
     >>> pure = np.eye(20)[hold_at(5, goal=20).two_player().T - 1]  # B holds at 5, as a mixed strategy
-    >>> bool(np.allclose(best_response_mixed(pure).values, best_response(hold_at(5, goal=20)).values))
+    >>> mixed = solve_best_response_mixed(pure).values
+    >>> bool(np.allclose(mixed, solve_best_response(hold_at(5, goal=20)).values))
     True
     """
-    from dicelab.pig.stochastic_game import _check_strategy, _sparse
-
-    opponent = _check_strategy("opponent", opponent)
+    opponent = check_strategy("opponent", opponent)
     goal = opponent.shape[0]
-    memory, steps = _mixed_cost(goal, int((opponent > 0).sum(axis=2).max()))
-    _check_size("opponent's goal", goal, goal, memory=memory, steps=steps, what="a best response")
-    W = _kernels.padded_values(goal, _check_tie(tie))
-    pol = _kernels.response_sweep(goal, _hold_table(goal), W, *_sparse(opponent))
+    memory, steps = _mixed_cost(goal, int((opponent > 0).sum(axis=2).max()), sides)
+    what = "a best response"
+    check_size("opponent's goal", goal, goal, memory=memory, steps=steps, what=what, sides=sides)
+    W = _kernels.padded_values(goal, tie, sides)
+    pol = _kernels.response_sweep(goal, hold_table(goal, sides), W, *sparse(opponent))
     return BestResponse(goal, W[:goal, :goal].copy(), Policy(pol), 1, True)
 
 
-def win_probability(policy_a, policy_b, goal: int | None = None, *, tie=0.5) -> np.ndarray:
+@validated(
+    goal=OPTIONAL_GOAL_ARG,
+    tie=TIE_ARG,
+    sides=SIDES_ARG,
+    example={"policy_a": hold_at(2, goal=5), "policy_b": hold_at(3, goal=5)},
+)
+def win_probability(
+    policy_a, policy_b, goal: int | None = None, *, tie=0.5, sides: int = SIDES
+) -> np.ndarray:
     """A's winning probability ``p[i, j]`` when A plays ``policy_a`` and B plays ``policy_b``.
 
     Parameters
@@ -142,30 +171,46 @@ def win_probability(policy_a, policy_b, goal: int | None = None, *, tie=0.5) -> 
         The target score; by default the policies'.
     tie : float
         A's reward when both reach the goal in the same turn.
+    sides : int
+        The faces of the die both players roll; the face 1 ends the turn.
 
     Returns
     -------
     numpy.ndarray
         ``p[i, j]`` for ``i, j < goal``, solved exactly (in float64) in one reverse sweep.
 
-    >>> from dicelab.pig import hold_at
     >>> h = hold_at(2, goal=5)
     >>> round(float(win_probability(h, h)[0, 0]), 12)
     0.5
     """
-    goal, pa, pb = _resolve(
+    goal, pa, pb = resolve_policies(
         goal,
         {"policy_a": policy_a, "policy_b": policy_b},
-        cost=_evaluation_cost,
+        cost=lambda g: _evaluation_cost(g, sides),
         what="the win probabilities",
+        sides=sides,
     )
-    W = _kernels.padded_values(goal, _check_tie(tie))
-    _kernels.evaluate(goal, _hold_table(goal), W, pa.two_player(), pb.two_player())
+    W = _kernels.padded_values(goal, tie, sides)
+    _kernels.evaluate(goal, hold_table(goal, sides), W, pa.two_player(), pb.two_player())
     return W[:goal, :goal].copy()
 
 
-def full_best_response(
-    opponent, goal: int | None = None, *, tie=0.5, tol: float = 1e-15, max_iter: int = 10_000
+@validated(
+    goal=OPTIONAL_GOAL_ARG,
+    tie=TIE_ARG,
+    tol=TOL_ARG,
+    max_iter=BUDGET_ARG,
+    sides=SIDES_ARG,
+    example={"opponent": hold_at(3, goal=8)},
+)
+def solve_full_best_response(
+    opponent,
+    goal: int | None = None,
+    *,
+    tie=0.5,
+    tol: float = 1e-15,
+    max_iter: int = 10_000,
+    sides: int = SIDES,
 ) -> BestResponse:
     """A's best response when A may hold at *any* turn total (not only "hold at k").
 
@@ -186,6 +231,8 @@ def full_best_response(
         Stop each state's iteration when the change is below ``tol``.
     max_iter : int
         Iterations allowed per state; :class:`~dicelab.pig.NotConverged` beyond.
+    sides : int
+        The faces of the die both players roll (the paper's 6); the face 1 ends the turn.
 
     Returns
     -------
@@ -193,19 +240,21 @@ def full_best_response(
         ``values[i, j]``; ``policy[i, j, t]`` is True where A rolls on at turn total ``t``;
         ``iterations``: the most any state needed.
 
-    >>> from dicelab.pig import hold_at
     >>> h = hold_at(3, goal=8)
-    >>> full = full_best_response(h)
-    >>> bool((full.values >= best_response(h).values - 1e-12).all())
+    >>> full = solve_full_best_response(h)
+    >>> bool((full.values >= solve_best_response(h).values - 1e-12).all())
     True
     """
-    tol, max_iter = _check_tol(tol), _check_budget(max_iter)
-    goal, opp = _resolve(
-        goal, {"opponent": opponent}, cost=lambda g: _stopping_cost(g, max_iter), what="a full best response"
+    goal, opp = resolve_policies(
+        goal,
+        {"opponent": opponent},
+        cost=lambda g: _stopping_cost(g, max_iter, sides),
+        what="a full best response",
+        sides=sides,
     )
-    W = _kernels.padded_values(goal, _check_tie(tie))
+    W = _kernels.padded_values(goal, tie, sides)
     roll, iterations, residual = _kernels.stopping_response(
-        goal, _hold_table(goal), W, opp.two_player(), tol, max_iter
+        goal, hold_table(goal, sides), W, opp.two_player(), tol, max_iter
     )
-    iterations = _check_converged("the within-turn stopping iteration", iterations, residual, tol, max_iter)
+    iterations = check_converged("the within-turn stopping iteration", iterations, residual, tol, max_iter)
     return BestResponse(goal, W[:goal, :goal].copy(), roll, iterations, True)

@@ -3,11 +3,11 @@
 Serves the paper's "Stackelberg value iteration for multi-agent reinforcement learning"
 (Algorithm 0.2, Table 3) and its value iteration with ``pi_B = pi_A`` (Fig. 4):
 
-* :func:`svima` lets B lead and A follow, in pure strategies;
+* :func:`solve_svima` lets B lead and A follow, in pure strategies;
 * :func:`symmetric_value_iteration` forces B's policy equal to A's, and cycles instead of
   converging.
 
-The equilibrium they approximate is :func:`dicelab.pig.equilibrium`.
+The equilibrium they approximate is :func:`dicelab.pig.solve_equilibrium`.
 """
 
 from __future__ import annotations
@@ -16,17 +16,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab.core.checks import check_int
+from dicelab.core.spec import Int, validated
 from dicelab.pig import _kernels, _stage
+from dicelab.pig._common import (
+    BUDGET_ARG,
+    GOAL_ARG,
+    STRATEGIES_BYTES,
+    TIE_ARG,
+    TOL_ARG,
+    check_size,
+    hold_table,
+)
 from dicelab.pig.policy import Policy, hold_at
-from dicelab.pig.solution import NotConverged, Solution, _check_budget, _check_size, _check_tie, _check_tol
-from dicelab.pig.stochastic_game import _STRATEGIES_BYTES, Equilibrium, exploitability
-from dicelab.pig.turns import GOAL, _check_goal, _hold_table
+from dicelab.pig.solution import NotConverged, PigSolution
+from dicelab.pig.stochastic_game import Equilibrium, exploitability
+from dicelab.pig.turns import GOAL
 
-__all__ = ["svima", "SymmetricIteration", "symmetric_value_iteration"]
+__all__ = ["solve_svima", "SymmetricIteration", "symmetric_value_iteration"]
 
 
-def svima(goal: int = GOAL, *, tie=0.5, tol: float = 1e-15, max_iter: int = 200) -> Equilibrium:
+@validated(goal=GOAL_ARG, tie=TIE_ARG, tol=TOL_ARG, max_iter=BUDGET_ARG, example={"goal": 6})
+def solve_svima(goal: int = GOAL, *, tie=0.5, tol: float = 1e-15, max_iter: int = 200) -> Equilibrium:
     """The paper's Stackelberg value iteration for multi-agent RL (SVIMA, Algorithm 0.2), state by state.
 
     B leads: for each of B's hold values A best-responds, and B picks the one that leaves A
@@ -50,16 +60,14 @@ def svima(goal: int = GOAL, *, tie=0.5, tol: float = 1e-15, max_iter: int = 200)
         Pure strategies (one-hot rows), ``pure`` all True, ``margin`` NaN, and the
         exploitability of the two pure policies.
 
-    >>> sv = svima(goal=6)
+    >>> sv = solve_svima(goal=6)
     >>> bool(sv.pure.all()), sv.most_likely_policy()[0, 0]
     (True, np.int64(6))
     """
-    goal, tie = _check_goal(goal), _check_tie(tie)
-    tol, max_iter = _check_tol(tol), _check_budget(max_iter)
-    _check_size("goal", goal, goal, memory=_STRATEGIES_BYTES * goal**3, steps=goal**4 / 2, what="SVIMA")
+    check_size("goal", goal, goal, memory=STRATEGIES_BYTES * goal**3, steps=goal**4 / 2, what="SVIMA")
     W = _kernels.padded_values(goal, tie)
     ka, kb = np.zeros((goal, goal), dtype=np.int64), np.zeros((goal, goal), dtype=np.int64)
-    iterations, residual = _stage.svima_sweep(goal, _hold_table(goal), W, tol, max_iter, ka, kb)
+    iterations, residual = _stage.svima_sweep(goal, hold_table(goal), W, tol, max_iter, ka, kb)
     if not residual < tol:
         raise NotConverged("the stage-game fixed point (SVIMA's Newton steps)", residual, tol, max_iter)
     row, col = np.eye(goal)[ka], np.eye(goal)[kb]
@@ -80,7 +88,7 @@ def svima(goal: int = GOAL, *, tie=0.5, tol: float = 1e-15, max_iter: int = 200)
 
 
 @dataclass(frozen=True, eq=False)
-class SymmetricIteration(Solution):
+class SymmetricIteration(PigSolution):
     """The paper's value iteration with ``pi_B`` forced equal to ``pi_A``, sweep by sweep.
 
     ``values`` / ``policy``: after the last sweep; ``iterations``: sweeps run;
@@ -118,6 +126,14 @@ def _period(history, longest: int = 10) -> int:
     return 0
 
 
+@validated(
+    goal=GOAL_ARG,
+    sweeps=Int(2),
+    start=Int(1),
+    tie=TIE_ARG,
+    tol=TOL_ARG,
+    example={"goal": 6, "sweeps": 4},
+)
 def symmetric_value_iteration(
     goal: int = GOAL, *, sweeps: int = 100, start: int = 25, tie=0.5, tol: float = 1e-12
 ) -> SymmetricIteration:
@@ -151,16 +167,11 @@ def symmetric_value_iteration(
     >>> res.iterations, res.value_history.shape, res.period
     (12, (13, 6, 6), 1)
     """
-    goal = _check_goal(goal)
-    sweeps = check_int("sweeps", sweeps, 2)
-    tie, tol, start = _check_tie(tie), _check_tol(tol), check_int("start", start, 1)
     kept = 32.0 * goal**2  # the values and policies of a sweep, kept and then stacked
-    _check_size("goal", goal, goal, memory=2 * kept, steps=float(goal) ** 3, what="a sweep")
+    check_size("goal", goal, goal, memory=2 * kept, steps=float(goal) ** 3, what="a sweep")
     what = f"the sweeps at goal {goal}"
-    _check_size(
-        "sweeps", sweeps, goal, memory=(sweeps + 1) * kept, steps=sweeps * float(goal) ** 3, what=what
-    )
-    T = _hold_table(goal)
+    check_size("sweeps", sweeps, goal, memory=(sweeps + 1) * kept, steps=sweeps * float(goal) ** 3, what=what)
+    T = hold_table(goal)
     pol = hold_at(start, goal).two_player()
     W = _kernels.padded_values(goal, tie)
     policies, values = [pol.copy()], [W[:goal, :goal].copy()]

@@ -9,6 +9,7 @@ import numpy as np
 
 from dicelab import pig
 from dicelab.core.checks import check_choice, check_int, check_sequence
+from dicelab.core.spec import Int, OneOf, validated
 from dicelab.course.explore._widgets import Explorer, _guarded, _table
 
 OPPONENTS = ("hold_at", "best_response", "equilibrium")
@@ -62,6 +63,9 @@ def _pure(table: np.ndarray) -> np.ndarray:
     return mixed
 
 
+@validated(
+    kind=OneOf(OPPONENTS), n=Int(1), goal=Int(10, pig.GOAL), example={"kind": "hold_at", "n": 3, "goal": 10}
+)
 def pig_opponent(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL) -> PigOpponent:
     """Player B of :data:`OPPONENTS`, and A's best response to it (cached).
 
@@ -85,10 +89,7 @@ def pig_opponent(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL)
     >>> int(q.argmax()) + 1, round(float(q.max()), 4)   # A's best hold value at the start, and its value
     (21, 0.5231)
     """
-    kind = check_choice("kind", kind, OPPONENTS)
-    goal = check_int("goal", goal, 10, pig.GOAL)
     if kind == "equilibrium":
-        check_int("n", n, 1)
         return _equilibrium(goal)
     return _hold_opponent(kind, check_int("n", n, 1, goal), goal)
 
@@ -98,13 +99,13 @@ def _hold_opponent(kind: str, n: int, goal: int) -> PigOpponent:
     b = pig.hold_at(n, goal)
     name = f"hold at {n}"
     if kind == "best_response":
-        b, name = pig.best_response(b).policy, f"the best response to hold at {n}"
-    return PigOpponent(name, goal, pig.best_response(b).values, _pure(np.asarray(b.two_player())))
+        b, name = pig.solve_best_response(b).policy, f"the best response to hold at {n}"
+    return PigOpponent(name, goal, pig.solve_best_response(b).values, _pure(np.asarray(b.two_player())))
 
 
 @functools.lru_cache(maxsize=4)
 def _equilibrium(goal: int) -> PigOpponent:
-    eq = pig.equilibrium(goal)
+    eq = pig.solve_equilibrium(goal)
     return PigOpponent("the equilibrium", goal, eq.values, eq.opponent)
 
 
@@ -240,6 +241,7 @@ _GOALS = (20, 30, 50, 100)
 """The goals the explorer offers."""
 
 
+@validated(kind=OneOf(OPPONENTS), n=Int(1, pig.GOAL), seed=Int(0), example={"kind": "hold_at", "goal": 20})
 def pig_explorer(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL, seed: int = 1) -> Explorer:
     """Play simultaneous Pig: choose a hold value each turn and watch your win probability.
 
@@ -269,10 +271,7 @@ def pig_explorer(kind: str = "best_response", n: int = 25, goal: int = pig.GOAL,
     >>> "Turn 1" in ex.panes["game"].value
     True
     """
-    kind = check_choice("kind", kind, OPPONENTS)
-    n = check_int("n", n, 1, pig.GOAL)
     goal = check_choice("goal", check_int("goal", goal, 20), _GOALS)
-    seed = check_int("seed", seed, 0)
     import ipywidgets as w
 
     who = w.Dropdown(
