@@ -78,6 +78,7 @@ from dicelab.wimpout.play import (
     solve_turn,
     turn_outcomes,
     turn_states,
+    turn_step,
     turn_tables,
 )
 
@@ -136,6 +137,7 @@ __all__ = [
     "TurnTables",
     "solve_turn",
     "turn_outcomes",
+    "turn_step",
     "turn_states",
     "turn_tables",
     # beyond the paper: whole turns

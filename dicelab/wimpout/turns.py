@@ -106,7 +106,7 @@ def simulate_turns(player, n: int, *, seed: int) -> Sample:
     Examples
     --------
     >>> sample = simulate_turns(Rules(), 200, seed=3)
-    >>> sample.mean("points") > 0, sample.counts("ending").sum()
+    >>> sample.mean("points") > 0, int(sample.counts("ending").sum())
     (True, 200)
     """
     check_cost(
