@@ -36,7 +36,6 @@ from dicelab.wimpout.records import (
     SCORING,
     STOP,
     SUN,
-    TRANSIENT,
     WHITE_FACES,
     WIMPOUT,
     Choice,
@@ -193,19 +192,19 @@ def roll_dice(rng, white: int, black: bool) -> tuple:
 # --------------------------------------------------------------------------- the paper's chain
 
 _CLEARING = {(face, s.white, s.black): s for s in CLEARING for face in s.flash}
-_FIVE_DICE = {s.flash[0]: s for s in TRANSIENT if s.five_dice and s.flash}
 
 
-def clearing_state(face: int, white: int, black: bool) -> State:
-    """The state of the paper's chain that clears a Flash of ``face`` with these dice."""
-    if white == 4 and black or white == 0 and not black:
-        return _FIVE_DICE[face]  # every die scored: roll all five, the Flash still to clear
+def clearing_state(face: int, white: int, black: bool, n_white: int = 4) -> State:
+    """The state of the paper's chain that clears a Flash of ``face`` with these dice, in a game
+    of ``n_white`` white dice and the black one."""
+    if white == n_white and black or white == 0 and not black:
+        return state_of(n_white, True, face)  # every die scored: roll them all, the Flash still to clear
     try:
         return _CLEARING[face, white, black]
     except KeyError:
         raise ValueError(
-            f"white, black: a Flash leaves 0 to 2 dice to reroll, or all five; none clears a Flash of "
-            f"{face} with white={white} and black={black}"
+            f"white, black: a Flash leaves 0 to 2 dice to reroll, or all {n_white + 1}; none clears a "
+            f"Flash of {face} with white={white} and black={black}"
         ) from None
 
 
@@ -218,12 +217,13 @@ def step(s: State, roll: tuple, face: int | None, rules: Rules) -> Step:
     sc = scored(roll, s.black, rules)
     if sc.outcome in ("win", "lose", "wimpout"):
         return Step({"win": AUTO_WIN, "lose": AUTO_LOSE, "wimpout": WIMPOUT}[sc.outcome], 0, None)
-    if s.five_dice and sc.flash is not None:
-        left = [k for k in range(5) if not sc.scoring[k]]
-        nxt = clearing_state(sc.flash, sum(1 for k in left if k < 4), 4 in left)
+    if s.all_dice and sc.flash is not None:
+        last = len(roll) - 1  # the black die
+        left = [k for k in range(len(roll)) if not sc.scoring[k]]
+        nxt = clearing_state(sc.flash, sum(1 for k in left if k < last), last in left, rules.white_dice)
         return Step(nxt, sc.points, sc.flash)
     if sc.all_scoring:
-        return Step(ROLL_5, sc.points, None)  # YMNWTBYM: every die scored, roll all five again
+        return Step(rules.roll_all, sc.points, None)  # YMNWTBYM: every die scored, roll them all again
     return Step(STOP, sc.points, None)  # reroll only when forced
 
 
@@ -271,10 +271,10 @@ def choice_step(c: Choice, roll: tuple, rules: Rules):
     white, black = left(sc.scoring, c.black)
     if sc.flash is not None:  # the Futtless rule: clear it with the dice that did not score
         if white == 0 and not black:
-            return state_of(4, True, sc.flash), sc.points
+            return state_of(rules.white_dice, True, sc.flash), sc.points
         return state_of(white, black, sc.flash), sc.points
     if white == 0 and not black:
-        return ROLL_5, sc.points  # every die scored: all five again
+        return rules.roll_all, sc.points  # every die scored: all of them again
     return Choice(white, black), sc.points
 
 
@@ -322,8 +322,10 @@ def turn_outcomes(s, rules: Rules):
 
 @functools.lru_cache(maxsize=8)
 def turn_states(rules: Rules) -> tuple:
-    """The states a turn played for points reaches from ``Roll 5``, in the order they are found."""
-    seen, order = {ROLL_5}, [ROLL_5]
+    """The states a turn played for points reaches from rolling all the dice (``Roll 5``), in the
+    order they are found."""
+    start = rules.roll_all
+    seen, order = {start}, [start]
     for s in order:
         for nxt, _ in turn_outcomes(s, rules):
             if nxt not in ENDINGS and nxt not in seen:

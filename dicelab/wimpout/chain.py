@@ -15,7 +15,7 @@ from dicelab.wimpout._common import RULES, check_roll
 from dicelab.wimpout.dice import all_rolls
 from dicelab.wimpout.records import (
     ABSORBING,
-    ROLL_5,
+    CLEARING,
     TRANSIENT,
     WHITE_FACES,
     Outcome,
@@ -60,15 +60,19 @@ def _check_face(name: str, face) -> int:
     face=Check(_check_face, bad=(7, 1, 11, 2.0, "3", True, None)),
     white=Int(0, 4),
     black=Bool(),
+    rules=RULES,
     example={"face": 4, "white": 1, "black": True},
 )
-def clearing_state(face: int, white: int, black: bool) -> State:
-    """The state that clears a Flash of ``face`` by rolling these dice next.
+def clearing_state(face: int, white: int, black: bool, *, rules: Rules = Rules()) -> State:
+    """The state that clears a Flash of ``face`` by rolling these dice next (all of them: the
+    Flash is rolled again with every die, ``rules.white_dice`` white ones and the black one).
 
     >>> str(clearing_state(4, 1, True))
     'Flash 2, 4, 6; Reroll 1B, 1W'
     """
-    return _common.clearing_state(face, white, black)
+    if white > rules.white_dice:
+        raise ValueError(f"white: the game has {rules.white_dice} white dice, got {white}")
+    return _common.clearing_state(face, white, black, rules.white_dice)
 
 
 def _face_of(s: State, face) -> int | None:
@@ -91,6 +95,7 @@ def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> 
     that scores on its own takes the *other* value (it is wild: valued as the Flash's face
     it would repeat the Flash), so clearing a Flash of 10s with the sun scores 5.
 
+    >>> from dicelab.wimpout import ROLL_5
     >>> step(ROLL_5, (3, 3, 3, 5, 6))      # a Flash of 3s: clear it with the black die
     Step(state=State(white=0, black=True, flash=(3,), end=''), points=35, flash=3)
     >>> from dicelab.wimpout import SUN
@@ -121,6 +126,7 @@ def rolls(s: State):
 def by_face(st: Step) -> State:
     """The state a step leads to, with the Flash to clear given by its own face, not its group.
 
+    >>> from dicelab.wimpout import ROLL_5
     >>> str(by_face(step(ROLL_5, (5, 5, 5, 2, 6))))
     'Flash 5; Reroll 1B, 1W'
     """
@@ -157,22 +163,40 @@ def clear_caches() -> None:
     _common.clear_caches()
 
 
+def _paper_states(rules: Rules) -> tuple:
+    """The transient states of the paper's chain, in the paper's order: those a turn reaches when
+    the game has fewer dice (:class:`Rules`)."""
+    if rules.white_dice == 4:
+        return TRANSIENT
+    start = rules.roll_all
+    seen, order = {start}, [start]
+    for s in order:
+        for nxt in _common.step_outcomes(s, rules, s.face, False):
+            if not nxt.absorbing and nxt not in seen:
+                seen.add(nxt)
+                order.append(nxt)
+    all_dice = sorted((s for s in seen if s.all_dice and s.flash), key=lambda s: s.flash)
+    return tuple(s for s in CLEARING if s in seen) + tuple(all_dice) + (start,)
+
+
 @validated(rules=RULES)
 def markov_chain(rules: Rules = Rules()) -> AbsorbingChain:
-    """The paper's 21-state absorbing chain (Table 6), every probability derived from :func:`step`.
+    """The paper's 21-state absorbing chain (Table 6), every probability derived from :func:`step`
+    (with fewer dice, :class:`Rules`, the states such a turn reaches, grouped as the paper groups).
 
-    >>> from dicelab.wimpout import WIMPOUT
+    >>> from dicelab.wimpout import ROLL_5, WIMPOUT
     >>> chain = markov_chain()
     >>> chain.absorption_probability(ROLL_5, WIMPOUT)
     Fraction(...)
     """
-    names = TRANSIENT + ABSORBING
+    transient = _paper_states(rules)
+    names = transient + ABSORBING
     P = [[Fraction(0)] * len(names) for _ in names]
-    for i, s in enumerate(TRANSIENT):
+    for i, s in enumerate(transient):
         total = 6**s.n_dice
         for nxt, out in _common.step_outcomes(s, rules, s.face, False).items():
             P[i][names.index(nxt)] = Fraction(out.ways, total)
-    for i in range(len(TRANSIENT), len(names)):
+    for i in range(len(transient), len(names)):
         P[i][i] = Fraction(1)
     return AbsorbingChain(P, states=names)
 
@@ -190,7 +214,8 @@ def turn_chain(rules: Rules = Rules()) -> AbsorbingChain:
     >>> len(chain.transient), len(chain.absorbing)
     (31, 4)
     """
-    seen, order = {ROLL_5}, [ROLL_5]
+    start = rules.roll_all
+    seen, order = {start}, [start]
     for s in order:
         for nxt in _common.step_outcomes(s, rules, s.face, True):
             if not nxt.absorbing and nxt not in seen:

@@ -121,7 +121,8 @@ def all_rolls(n_white: int = 4, black: bool = True):
 
 @validated(rules=RULES)
 def initial_roll_distribution(rules: Rules = Rules()) -> Counter:
-    """How many of the 7,776 ordered first rolls give each value (Table 2), from :func:`score`.
+    """How many of the 7,776 ordered first rolls give each value (Table 2), from :func:`score`
+    (of the ``6 ** rules.n_dice`` in a variant with fewer dice).
 
     Parameters
     ----------
@@ -140,7 +141,7 @@ def initial_roll_distribution(rules: Rules = Rules()) -> Counter:
     (450, 232, 7776)
     """
     out = Counter()
-    for roll in all_rolls():
+    for roll in all_rolls(rules.white_dice):
         s = score_roll(roll, True, rules)
         out["Auto Win" if s.outcome == "win" else "Auto Lose" if s.outcome == "lose" else s.points] += 1
     return out

@@ -96,7 +96,7 @@ def _check_turn_state(name: str, s):
         isinstance(s, Choice)
         or isinstance(s, State)
         and not s.absorbing
-        and (s.five_dice or len(s.flash) == 1)
+        and (s.all_dice or len(s.flash) == 1)
     ):
         return s
     raise ValueError(
@@ -171,12 +171,12 @@ class TurnSolution:
     A state of the turn is a pair ``(s, points)``: ``s`` one of :func:`turn_states` (or an
     ending), ``points`` the points made so far in the turn (a multiple of 5).
 
-    ``start``: ``(ROLL_5, 0)``; ``value``: the largest expected points banked in a turn, from
-    ``start``; ``value_at((s, points))``: the same from any state; ``values``: the value table
-    below the cap, ``values[s][points // 5]`` (from the cap on the values are linear, see
-    :meth:`value_at`); ``thresholds`` (also ``policy``): for each :class:`Choice`, the smallest
-    points from which banking is best (roll below it); ``best_action((s, points))``: ``"bank"``
-    or ``"roll"``.
+    ``start``: ``(ROLL_5, 0)`` (all the dice rolled, ``rules.roll_all``); ``value``: the largest
+    expected points banked in a turn, from ``start``; ``value_at((s, points))``: the same from
+    any state; ``values``: the value table below the cap, ``values[s][points // 5]`` (from the
+    cap on the values are linear, see :meth:`value_at`); ``thresholds`` (also ``policy``): for
+    each :class:`Choice`, the smallest points from which banking is best (roll below it);
+    ``best_action((s, points))``: ``"bank"`` or ``"roll"``.
 
     Also: ``cap``: from these points on every choice banks and the values are linear (see the
     module docstring); ``stop_when_allowed``: the paper's policy's value, for comparison;
@@ -198,7 +198,7 @@ class TurnSolution:
 
     @property
     def start(self) -> tuple:
-        return (ROLL_5, 0)
+        return (self.rules.roll_all, 0)
 
     @property
     def policy(self) -> MappingProxyType:
@@ -352,7 +352,7 @@ def solve_turn(rules: Rules = Rules(), *, minimum: int = 0) -> TurnSolution:
 
 def _solve(rules: Rules, minimum: int, cap: int | None) -> TurnSolution:
     """:func:`solve_turn` of checked arguments; ``cap`` raises the proven cap (for tests)."""
-    states = _common.turn_states(rules)
+    states, start = _common.turn_states(rules), rules.roll_all
     b, g = _linear(states, rules)
     lines = _rolling_lines(states, rules, b, g)
     bounds = {c: e / (1 - a) for c, (a, e) in lines.items()}  # a p + e <= p from here on
@@ -390,10 +390,10 @@ def _solve(rules: Rules, minimum: int, cap: int | None) -> TurnSolution:
     for c, (a, e) in lines.items():
         values[c] |= {"rolling": tuple(rolling[c]), "rolling_line": (a, e)}
     return TurnSolution(
-        value=below[ROLL_5][0] if levels else g[ROLL_5],
+        value=below[start][0] if levels else g[start],
         thresholds=MappingProxyType(dict(sorted(thresholds.items()))),
         cap=cap,
-        stop_when_allowed=g[ROLL_5],
+        stop_when_allowed=g[start],
         bank_chance=MappingProxyType(b),
         bounds=MappingProxyType(dict(sorted(bounds.items()))),
         minimum=minimum,
@@ -481,4 +481,4 @@ def _plain_float_iteration(top: int = 1500, rules: Rules = Rules()) -> float:
             for _ in range(400):
                 x = (rest + repeat * x) / 6**s.n_dice
             V[s, p] = max(x, p) if isinstance(s, Choice) else x
-    return V[ROLL_5, 0]
+    return V[rules.roll_all, 0]

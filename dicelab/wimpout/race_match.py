@@ -8,6 +8,7 @@ the win chance of A to move and ``W_B`` B's, a turn of A ends in ``1 - W_B(j, i)
 
 from __future__ import annotations
 
+import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -200,20 +201,20 @@ def _roll_step(white: int, black: bool, flash, roll: tuple, rules: Rules):
     if flash is not None and flash in roll:
         return "repeat", white, black, flash, 0
     if flash is not None and flash == rules.sun_value:  # the wild sun must not repeat the Flash
-        rules = Rules(15 - flash, rules.fourth_scores, rules.two_pairs)
+        rules = dataclasses.replace(rules, sun_value=15 - flash)
     sc = score(roll, has_black=black, rules=rules)
     if sc.outcome != "points":
         return sc.outcome, 0, False, None, 0
     left_white = sum(1 for k in range(white) if not sc.scoring[k])
     left_black = black and not sc.scoring[-1]
     if left_white == 0 and not left_black:
-        return "forced", 4, True, sc.flash, sc.points
+        return "forced", rules.white_dice, True, sc.flash, sc.points
     return ("forced" if sc.flash is not None else "choice"), left_white, left_black, sc.flash, sc.points
 
 
 def _play_turn(rng, rules: Rules, banks):
     """A turn with random dice: ``(ending, points)``; ``banks(choice, points)`` decides at a choice."""
-    white, black, flash, points = 4, True, None, 0
+    white, black, flash, points = rules.white_dice, True, None, 0
     while True:
         roll = _common.roll_dice(rng, white, black)
         kind, white2, black2, flash2, gained = _roll_step(white, black, flash, roll, rules)

@@ -6,6 +6,7 @@ Every other module of :mod:`dicelab.wimpout` speaks in these records; they check
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from dicelab.core.checks import check_bool, check_choice, check_int, check_sequence
@@ -50,17 +51,25 @@ class Rules:
         Whether a fourth 5 or 10 beside a Flash of 5s or 10s scores its face.
     two_pairs : ``"max"`` or ``"max_low"``
         With two pairs and the sun, the larger Flash; on a tie the higher (or lower) face.
+    white_dice : 1 to 4
+        How many white dice are rolled beside the black one: 4 in the game (five dice); a variant
+        with fewer dice plays by the same rules (a Freight Train, and so five 6s and five 10s,
+        needs five dice). More than five dice could show two Flashes at once, which the rules
+        do not score.
 
     Examples
     --------
     >>> from dicelab.wimpout import score
     >>> score((5, 10, 3, 2, SUN), rules=Rules(sun_value=5)).points
     20
+    >>> str(Rules(white_dice=2).roll_all)
+    'Roll 3; No Flash'
     """
 
     sun_value: int = 10
     fourth_scores: bool = True
     two_pairs: str = "max"
+    white_dice: int = 4
 
     def __post_init__(self):
         sun_value = check_choice("sun_value", check_int("sun_value", self.sun_value, 5, 10), (5, 10))
@@ -71,6 +80,17 @@ class Rules:
                 f"two_pairs must be 'max' (ties: the higher face) or 'max_low' (ties: the lower), "
                 f"got {self.two_pairs!r}"
             )
+        object.__setattr__(self, "white_dice", check_int("white_dice", self.white_dice, 1, 4))
+
+    @property
+    def n_dice(self) -> int:
+        """The dice of a full roll: the white ones and the black one."""
+        return self.white_dice + 1
+
+    @property
+    def roll_all(self) -> State:
+        """The state that rolls every die with no Flash pending, where a turn starts (``ROLL_5``)."""
+        return _roll_all(self.white_dice)
 
 
 @dataclass(frozen=True)
@@ -117,7 +137,8 @@ class State:
     ``"Score and Stop"``, ``"Wimpout"``), else empty.
 
     Only states a turn can be in are built: an absorbing state rolls no dice and has no
-    Flash; a transient one rolls all five dice, or one or two dice to clear a pending Flash.
+    Flash; a transient one rolls all the dice (the black one among them: five in the game, two
+    or more in a variant, see :class:`Rules`), or one or two dice to clear a pending Flash.
 
     ``str(state)`` is the paper's name for it (Table 4):
 
@@ -148,18 +169,18 @@ class State:
                 f"end: the absorbing state {self.end!r} rolls no dice and has no Flash, got "
                 f"white={self.white}, black={self.black}, flash={flash}"
             )
-        if not self.end and not self.five_dice:
+        if not self.end and not self.all_dice:
             if self.n_dice == 0:
                 raise ValueError(
                     "white, black: a transient state rolls at least one die (an absorbing one names its end)"
                 )
             if self.n_dice > 2:
                 raise ValueError(
-                    f"white, black: a Flash leaves at most two dice to reroll (or all five), got "
-                    f"white={self.white} and black={self.black}"
+                    f"white, black: a Flash leaves at most two dice to reroll (or all of them, the black "
+                    f"one among them), got white={self.white} and black={self.black}"
                 )
             if not flash:
-                raise ValueError("flash: with fewer than five dice to roll, a Flash must be pending")
+                raise ValueError("flash: with fewer than all the dice to roll, a Flash must be pending")
 
     def __hash__(self) -> int:  # states key every tally: hash once
         try:
@@ -173,9 +194,11 @@ class State:
         return bool(self.end)
 
     @property
-    def five_dice(self) -> bool:
-        """All five dice are rolled (the start of a turn, or a Flash rolled again under the Futtless rule)."""
-        return self.white == 4 and self.black
+    def all_dice(self) -> bool:
+        """All the dice are rolled (the start of a turn, or a Flash rolled again under the Futtless
+        rule): the black die and, with no Flash pending, at least one white one; with a Flash,
+        three dice or more (a Flash leaves at most two to clear)."""
+        return not self.end and self.black and (self.n_dice >= 3 if self.flash else self.n_dice >= 2)
 
     @property
     def n_dice(self) -> int:
@@ -194,13 +217,20 @@ class State:
         if self.end:
             return self.end
         faces = ", ".join(str(f) for f in self.flash)
-        if self.five_dice:
-            return f"Flash {faces}; Reroll 5" if self.flash else "Roll 5; No Flash"
+        if self.all_dice:
+            return f"Flash {faces}; Reroll {self.n_dice}" if self.flash else f"Roll {self.n_dice}; No Flash"
         dice = ", ".join(d for d in ("1B" if self.black else "", f"{self.white}W" if self.white else "") if d)
         return f"Flash {faces}; Reroll {dice}"
 
 
 ROLL_5 = State(4, True)
+
+
+@functools.lru_cache(maxsize=8)
+def _roll_all(white: int) -> State:
+    return State(white, True)
+
+
 AUTO_WIN, AUTO_LOSE, STOP, WIMPOUT = (
     State(end=e) for e in ("Auto Win", "Auto Lose", "Score and Stop", "Wimpout")
 )

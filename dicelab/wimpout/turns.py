@@ -58,7 +58,7 @@ def expected_turn_score(rules: Rules = Rules()) -> Fraction:
         )
         for s in chain.transient
     ]
-    return chain.N.dot(np.array(r, dtype=object))[chain.transient.index(ROLL_5)]
+    return chain.N.dot(np.array(r, dtype=object))[chain.transient.index(rules.roll_all)]
 
 
 def _check_player(name: str, player):
@@ -129,7 +129,7 @@ def simulate_turns(player, n: int, *, seed: int) -> Sample:
 
 def _paper_turn(rng, rules: Rules):
     """One turn of the paper's player: ``(ending, points banked, rolls)``."""
-    s, face, points, k = ROLL_5, None, 0, 0
+    s, face, points, k = rules.roll_all, None, 0, 0
     while not s.absorbing:
         st = _common.step(s, _common.roll_dice(rng, s.white, s.black), face, rules)
         s, face, points, k = st.state, st.flash, points + st.points, k + 1
@@ -138,7 +138,7 @@ def _paper_turn(rng, rules: Rules):
 
 def _turn_by(rng, solution: TurnSolution):
     """One turn banked as ``solution`` says: ``(ending, points banked, rolls)``."""
-    s, points, k, rules = ROLL_5, 0, 0, solution.rules
+    s, points, k, rules = solution.rules.roll_all, 0, 0, solution.rules
     while s not in _common.ENDINGS and not (isinstance(s, Choice) and points >= solution.policy[s]):
         s, gain = _common.turn_step(s, _common.roll_dice(rng, s.white, s.black), rules)
         points, k = points + gain, k + 1

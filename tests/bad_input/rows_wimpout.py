@@ -45,6 +45,7 @@ ROWS = [
         ["min", 1, None, "MAX", ["max"], b"max"],
         lambda v: wimpout.Rules(two_pairs=v),
     ),
+    Row(wimpout.Rules, "white_dice", INTS + [0, 5, 4.0], lambda v: wimpout.Rules(white_dice=v)),
     Row(wimpout.score, "roll", ROLLS, lambda v: wimpout.score(v)),
     Row(wimpout.score, "has_black", BOOLS_NOT_NONE, lambda v: wimpout.score((5, 2), has_black=v)),
     Row(wimpout.score, "rules", RULES, lambda v: wimpout.score((5, 2, 3, 4, 6), rules=v)),
@@ -71,10 +72,11 @@ ROWS = [
     Row(wimpout.all_rolls, "n_white", INTS + [5, HUGE], lambda v: wimpout.all_rolls(v)),
     Row(wimpout.all_rolls, "black", BOOLS, lambda v: wimpout.all_rolls(2, v)),
     # the turn as an absorbing Markov chain: the state records
-    Row(wimpout.State, "white", INTS + [5, 9, 2, 3], lambda v: wimpout.State(v, True)),
+    Row(wimpout.State, "white", INTS + [5, 9], lambda v: wimpout.State(v, True)),
+    Row(wimpout.State, "white", [3, 4], lambda v: wimpout.State(v, False, (3,))),  # white dice only
     Row(wimpout.State, "white", [0], lambda v: wimpout.State(v, False)),  # rolls no die
     Row(wimpout.State, "black", BOOLS + ["yes"], lambda v: wimpout.State(4, v)),
-    Row(wimpout.State, "black", [True], lambda v: wimpout.State(2, v, (3,))),  # three dice to clear
+    Row(wimpout.State, "flash", [()], lambda v: wimpout.State(0, True, v)),  # one die: no game has it
     Row(
         wimpout.State,
         "flash",
