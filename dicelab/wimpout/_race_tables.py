@@ -16,8 +16,8 @@ from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
 from dicelab.core.checks import check_cost, check_int, check_optional_int
+from dicelab.core.spec import Check
 from dicelab.wimpout import _kernels
-from dicelab.wimpout._common import RULES
 from dicelab.wimpout.play import solve_turn, turn_tables
 from dicelab.wimpout.records import Rules
 
@@ -173,17 +173,33 @@ def default_horizon(rules: Rules) -> int:
     return int(np.argmax(L <= TAIL)) if (L <= TAIL).any() else MAX_HORIZON
 
 
-def setup(target, minimum, horizon, rules):
-    target = check_points("target", target, 5, 100_000)
-    minimum = check_points("minimum", minimum, 0, 5000)
-    rules = RULES("rules", rules)
-    horizon = check_optional_int("horizon", horizon, 5, 5 * MAX_HORIZON)
+def points(low: int, high: int) -> Check:
+    """The declared spec of a score, a target or turn points: a multiple of 5 in ``low..high``."""
+    return Check(
+        lambda name, value: check_points(name, value, low, high),
+        bad=(low - 5, 3, high + 5, 10.0, "5", True, None, [5]),
+    )
+
+
+def _check_horizon(name: str, horizon):
+    horizon = check_optional_int(name, horizon, 5, 5 * MAX_HORIZON)
     if horizon is not None and horizon % 5:
-        raise ValueError(f"horizon: a need in points, a multiple of 5, got {horizon}")
+        raise ValueError(f"{name}: a need in points, a multiple of 5, got {horizon}")
+    return horizon
+
+
+TARGET, MINIMUM = points(5, 100_000), points(0, 5000)
+HORIZON = Check(_check_horizon, bad=(0, 7, 5 * MAX_HORIZON + 5, 10.0, "5", True, [5]))
+"""Declared specs of a race's target, opening minimum and horizon (points; the horizon optional)."""
+
+
+def horizon_units(minimum: int, horizon: int | None, rules: Rules) -> int:
+    """The horizon in units of 5 points (the default one when ``horizon`` is None), at least the
+    opening ``minimum``."""
     NH = max(default_horizon(rules), minimum // 5) if horizon is None else horizon // 5
     if NH < minimum // 5:
         raise ValueError(f"horizon must be at least minimum ({minimum}), got {5 * NH}")
-    return target, minimum, rules, NH
+    return NH
 
 
 def cost(name, value, g, NH, sweeps):

@@ -7,15 +7,17 @@ import numbers
 from collections.abc import Mapping
 from fractions import Fraction
 
-from dicelab.core.checks import check_bool, check_choice, check_int, check_str
+from dicelab.core.checks import check_choice, check_int
 from dicelab.core.markov import AbsorbingChain
-from dicelab.core.spec import Bool, Check, Int, validated
+from dicelab.core.spec import Bool, Check, Int, Text, validated
 from dicelab.wimpout import _common
 from dicelab.wimpout._common import RULES, check_roll
 from dicelab.wimpout.dice import all_rolls
 from dicelab.wimpout.records import (
     ABSORBING,
     CLEARING,
+    ROLL_5,
+    STOP,
     TRANSIENT,
     WHITE_FACES,
     Outcome,
@@ -27,6 +29,7 @@ from dicelab.wimpout.records import (
 _BY_NAME = {str(s): s for s in TRANSIENT + ABSORBING}
 
 
+@validated(name=Text(), example={"name": "Roll 5; No Flash"})
 def state(name: str) -> State:
     """The chain state with the paper's name ``name``.
 
@@ -34,7 +37,7 @@ def state(name: str) -> State:
     State(white=2, black=False, flash=(5, 10), end='')
     """
     try:
-        return _BY_NAME[check_str("name", name)]
+        return _BY_NAME[name]
     except KeyError:
         raise ValueError(
             f"name must be the name of one of the 21 states of the chain ({', '.join(_BY_NAME)}), "
@@ -86,6 +89,10 @@ def _face_of(s: State, face) -> int | None:
     return int(face)
 
 
+_TRANSIENT = Check(_check_transient, bad=(None, "Roll 5; No Flash", 3, 2.5, (4, True), STOP))
+
+
+@validated(s=_TRANSIENT, rules=RULES, example={"s": ROLL_5, "roll": (5, 2, 3, 4, 6)})
 def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> Step:
     """The one transition rule of the chain: where ``roll`` of the dice of ``s`` leads.
 
@@ -104,22 +111,26 @@ def step(s: State, roll, *, face: int | None = None, rules: Rules = Rules()) -> 
     >>> step(state("Flash 5, 10; Reroll 1B"), (SUN,), face=10).points
     5
     """
-    s = _check_transient("s", s)
     face = _face_of(s, face)
     roll, _ = check_roll(roll, s.black)
     if len(roll) != s.n_dice:
         raise ValueError(f"roll: state {s} rolls {s.n_dice} dice, got the roll {roll!r}")
-    return _common.step(s, roll, face, RULES("rules", rules))
+    return _common.step(s, roll, face, rules)
 
 
+def _check_state(name: str, s) -> State:
+    if not isinstance(s, State):
+        raise ValueError(f"{name} must be a State, such as ROLL_5, got {s!r}")
+    return s
+
+
+@validated(s=Check(_check_state, bad=(None, "Roll 5; No Flash", 3, 2.5, (4, True))), example={"s": ROLL_5})
 def rolls(s: State):
     """Every ordered roll of the dice ``s`` rolls (6, 36 or 7,776 of them; white dice first).
 
     >>> len(list(rolls(state("Flash 3; Reroll 1B, 1W"))))
     36
     """
-    if not isinstance(s, State):
-        raise ValueError(f"s must be a State, such as ROLL_5, got {s!r}")
     return all_rolls(s.white, s.black)
 
 
@@ -135,6 +146,7 @@ def by_face(st: Step) -> State:
     return _common.by_face(st)
 
 
+@validated(s=_TRANSIENT, rules=RULES, faces=Bool(), example={"s": ROLL_5})
 def step_outcomes(
     s: State, rules: Rules = Rules(), *, face: int | None = None, faces: bool = False
 ) -> Mapping[State, Outcome]:
@@ -149,9 +161,7 @@ def step_outcomes(
     >>> {str(k): v.ways for k, v in out.items()}
     {'Flash 2, 4, 6; Reroll 1B, 1W': 11, 'Score and Stop': 13, 'Wimpout': 6, 'Roll 5; No Flash': 6}
     """
-    s = _check_transient("s", s)
-    face = _face_of(s, face)
-    return _common.step_outcomes(s, RULES("rules", rules), face, check_bool("faces", faces))
+    return _common.step_outcomes(s, rules, _face_of(s, face), faces)
 
 
 def clear_caches() -> None:

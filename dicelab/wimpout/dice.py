@@ -5,13 +5,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from dicelab.core.checks import check_bool, check_int, check_str
-from dicelab.core.spec import validated
+from dicelab.core.checks import check_bool
+from dicelab.core.spec import Bool, Int, Text, validated
 from dicelab.wimpout._common import RULES, check_roll, score_roll, tokens
 from dicelab.wimpout._common import parse_roll as _parse
 from dicelab.wimpout.records import BLACK_FACES, NONSCORING, SUN, WHITE_FACES, Rules, Score
 
 
+@validated(rules=RULES, example={"roll": (5, 2, 3, 4, 6)})
 def score(roll, *, has_black: bool | None = None, rules: Rules = Rules()) -> Score:
     """Score one roll of up to five dice (white dice first, the black die last).
 
@@ -37,7 +38,7 @@ def score(roll, *, has_black: bool | None = None, rules: Rules = Rules()) -> Sco
     """
     has_black = None if has_black is None else check_bool("has_black", has_black)
     roll, has_black = check_roll(roll, has_black)
-    return score_roll(roll, has_black, RULES("rules", rules))
+    return score_roll(roll, has_black, rules)
 
 
 def show(roll) -> str:
@@ -72,6 +73,7 @@ _PATTERN_TOKENS = {  # what a pattern may write for a white (False) or the black
 }
 
 
+@validated(whites=Text(), black=Text(), example={"whites": "4 4 a b", "black": "4"})
 def pattern_rolls(whites: str, black: str) -> list[tuple]:
     """The ordered first rolls that fit a pattern of the paper's Table 1.
 
@@ -82,7 +84,7 @@ def pattern_rolls(whites: str, black: str) -> list[tuple]:
     >>> len(pattern_rolls("4 4 a b", "4"))   # C(3, 2) choices of {a, b}, 4!/(2!1!1!) orders
     36
     """
-    toks = check_str("whites", whites).split() + [check_str("black", black).strip()]
+    toks = whites.split() + [black.strip()]
     if len(toks) != 5 or any(t not in _PATTERN_TOKENS[False] for t in toks[:4]):
         raise ValueError(
             f"whites must be four white faces (2, 3, 4, 5, 6, 10) or letters a, b, such as '4 4 a b', "
@@ -108,13 +110,13 @@ def pattern_rolls(whites: str, black: str) -> list[tuple]:
     return sorted(found, key=str)
 
 
+@validated(n_white=Int(0, 4), black=Bool())
 def all_rolls(n_white: int = 4, black: bool = True):
     """Every ordered roll of ``n_white`` white dice and, if ``black``, the black die (6^n of them).
 
     >>> sum(1 for _ in all_rolls())
     7776
     """
-    n_white, black = check_int("n_white", n_white, 0, 4), check_bool("black", black)
     groups = [WHITE_FACES] * n_white + ([BLACK_FACES] if black else [])
     return itertools.product(*groups)
 

@@ -90,11 +90,22 @@ from types import MappingProxyType
 
 import numpy as np
 
-from dicelab.core.checks import check_choice, check_cost, check_float, check_int
-from dicelab.core.spec import validated
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import Int, OneOf, Real, validated
 from dicelab.wimpout import _kernels
 from dicelab.wimpout._common import RULES
-from dicelab.wimpout._race_tables import check_points, cost, reach, setup, tables, turn
+from dicelab.wimpout._race_tables import (
+    HORIZON,
+    MINIMUM,
+    TARGET,
+    check_points,
+    cost,
+    horizon_units,
+    points,
+    reach,
+    tables,
+    turn,
+)
 from dicelab.wimpout.records import Choice, Rules
 
 _FOUR_DICE = Choice(3, True)  # the choice of the policy figure: four dice, 3W + 1B
@@ -106,6 +117,7 @@ __all__ = [
 ]
 
 
+@validated(points=points(0, 5000), minimum=points(0, 5000), rules=RULES, example={"points": 5})
 def reach_probability(points: int, *, minimum: int = 0, rules: Rules = Rules()) -> Fraction:
     """The chance that a turn played to make ``points`` (or more) does, exactly.
 
@@ -133,9 +145,6 @@ def reach_probability(points: int, *, minimum: int = 0, rules: Rules = Rules()) 
     >>> reach_probability(30, minimum=35) == reach_probability(35)
     True
     """
-    points = check_points("points", points, 0, 5000)
-    minimum = check_points("minimum", minimum, 0, 5000)
-    rules = RULES("rules", rules)
     need = max(points, minimum) // 5
     check_cost("points", points, memory=400 * need * 42, steps=2e4 * need * need, what="an exact recursion")
     return reach(rules, 20 * (need // 20 + 1), True)[need, 0]  # tables of 20 needs more at a time
@@ -293,7 +302,16 @@ def _clear_interiors() -> None:
     _INTERIOR.clear()
 
 
-@validated(example={"target": 20})
+@validated(
+    target=TARGET,
+    minimum=MINIMUM,
+    horizon=HORIZON,
+    rules=RULES,
+    tol=Real(0, 1, open_low=True),
+    method=OneOf(("levels", "plain")),
+    max_iter=Int(1, 10**6),
+    example={"target": 20},
+)
 def solve_race(
     target: int = 500,
     *,
@@ -334,10 +352,7 @@ def solve_race(
     >>> 0.5 < sol.value < 0.6, sol.residual < 1e-12
     (True, True)
     """
-    target, minimum, rules, NH = setup(target, minimum, horizon, rules)
-    tol = check_float("tol", tol, 0, 1, open_low=True)
-    method = check_choice("method", method, ("levels", "plain"))
-    max_iter = check_int("max_iter", max_iter, 1, 10**6)
+    NH = horizon_units(minimum, horizon, rules)
     g = target // 5
     rows = cost("target", target, g, NH, 1 if method == "levels" else 4)
     tb = tables(rules, minimum // 5, NH, False)

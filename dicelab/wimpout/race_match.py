@@ -16,9 +16,10 @@ import numpy as np
 
 from dicelab.core.checks import check_cost, check_float, check_int
 from dicelab.core.sample import Sample
+from dicelab.core.spec import validated
 from dicelab.wimpout import _common, _kernels
 from dicelab.wimpout._common import RULES
-from dicelab.wimpout._race_tables import check_points, cost, for_points_table, policy, tables
+from dicelab.wimpout._race_tables import MINIMUM, TARGET, cost, for_points_table, policy, tables
 from dicelab.wimpout.dice import score
 from dicelab.wimpout.race import RaceSolution
 from dicelab.wimpout.records import Choice, Rules
@@ -33,6 +34,7 @@ __all__ = [
 ]
 
 
+@validated(target=TARGET, minimum=MINIMUM, rules=RULES)
 def for_points_thresholds(target: int = 500, *, minimum: int = 35, rules: Rules = Rules()) -> np.ndarray:
     """The thresholds of the turn played for points (:func:`solve_turn`) at every score pair.
 
@@ -43,9 +45,7 @@ def for_points_thresholds(target: int = 500, *, minimum: int = 35, rules: Rules 
     >>> T.shape, int(T[1, 0, 0]), int(T[0, 0, 0])
     ((10, 10, 8), 25, 35)
     """
-    target = check_points("target", target, 5, 100_000)
-    minimum = check_points("minimum", minimum, 0, 5000)
-    return for_points_table(target, minimum, RULES("rules", rules))
+    return for_points_table(target, minimum, rules)
 
 
 @dataclass(frozen=True, eq=False)

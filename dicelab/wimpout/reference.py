@@ -18,8 +18,10 @@ from fractions import Fraction
 import numpy as np
 
 from dicelab.core.checks import check_cost
+from dicelab.core.spec import Check, validated
 from dicelab.wimpout import _kernels
-from dicelab.wimpout._race_tables import STEPS_PER_LEVEL, setup, tables
+from dicelab.wimpout._common import RULES
+from dicelab.wimpout._race_tables import HORIZON, MINIMUM, STEPS_PER_LEVEL, TARGET, horizon_units, tables
 from dicelab.wimpout.race import solve_race
 from dicelab.wimpout.records import Rules
 
@@ -45,6 +47,18 @@ class ExactRace:
         return self.values[0, 0]
 
 
+def _check_given_horizon(name: str, horizon) -> int:
+    if horizon is None:
+        raise ValueError(f"{name} must be given in points (exact tables grow with it), such as 200")
+    return HORIZON(name, horizon)
+
+
+@validated(
+    target=TARGET,
+    minimum=MINIMUM,
+    horizon=Check(_check_given_horizon, bad=(None, *HORIZON.bad)),
+    rules=RULES,
+)
 def exact_race(
     target: int = 20, *, minimum: int = 35, horizon: int = 200, rules: Rules = Rules()
 ) -> ExactRace:
@@ -77,9 +91,7 @@ def exact_race(
     >>> abs(float(ex.value) - solve_race(5, minimum=0, horizon=150).value) < 1e-12
     True
     """
-    if horizon is None:
-        raise ValueError("horizon must be given in points (exact tables grow with it), such as 200")
-    target, minimum, rules, NH = setup(target, minimum, horizon, rules)
+    NH = horizon_units(minimum, horizon, rules)
     g, m = target // 5, minimum // 5
     check_cost(
         "target",
