@@ -22,6 +22,18 @@ Readings where the rules leave a choice (each a parameter of :class:`Rules`):
 ``two_pairs = "max"``
     with two pairs and the sun, the Flash that scores more; on a tie (only
     ``4 4 5 5 SUN``) the Flash of the higher face.
+
+A variant with fewer dice (``Rules(white_dice=k)``: ``k`` white dice and the black one, 2 to 5
+dice) plays by the same rules: the score, the chain, the turn played for points and the race
+all follow it.
+
+Modules: :mod:`~dicelab.wimpout.records` (faces, rules, scores, states), :mod:`~dicelab.wimpout.dice`
+(scoring), :mod:`~dicelab.wimpout.chain` (the paper's chain), :mod:`~dicelab.wimpout.play` (the turn
+played for points, :func:`solve_turn`), :mod:`~dicelab.wimpout.turns` (whole turns,
+:func:`simulate_turns`), :mod:`~dicelab.wimpout.race` and :mod:`~dicelab.wimpout.race_match` (the
+race to a target, :func:`solve_race`, :func:`simulate_race`); ``_common`` and ``_race_tables`` hold
+the internals they share; :mod:`~dicelab.wimpout.reference` the race solved exactly in fractions
+(``from dicelab.wimpout import reference``).
 """
 
 # ruff: noqa: I001 (the imports follow the chapter's order, not the alphabet)
