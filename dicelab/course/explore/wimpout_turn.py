@@ -147,8 +147,9 @@ def wimpout_roll(turn: WimpoutTurn, roll) -> WimpoutTurn:
     if isinstance(roll, str):
         try:
             roll = wimpout.parse_roll(roll, has_black=dice.black)
-        except ValueError as err:
-            raise ValueError(f"roll {roll!r}: {err}") from None
+        except ValueError as err:  # parse_roll names its argument "text": here it is the roll
+            why = str(err).removeprefix("text: ").replace("text must", "it must", 1)
+            raise ValueError(f"roll {roll!r}: {why}") from None
     roll = check_sequence("roll", roll, what="faces")
     if len(roll) != dice.n_dice:
         where = f"the free dice {turn.free.dice}" if turn.free is not None else str(turn.state)
