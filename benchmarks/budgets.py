@@ -43,6 +43,7 @@ from dicelab.efron import reference
 from dicelab.pig import reference as pig_reference
 from dicelab.pig import _common as pig_common
 from dicelab.wimpout import race as wimpout_race
+from dicelab.wimpout import reference as wimpout_reference
 
 
 class Size(NamedTuple):
@@ -736,18 +737,10 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
         ],
     ),
     "wimpout.simulate_turns": (
-        lambda: wimpout.simulate_turns(10, seed=1),
+        lambda: wimpout.simulate_turns(wimpout.Rules(), 10, seed=1),
         [
-            Size("10^5 turns", False, lambda: wimpout.simulate_turns(10**5, seed=1)),
-            Size("3 x 10^5 turns", True, lambda: wimpout.simulate_turns(300_000, seed=1)),
-            Size("10^6 turns", False, lambda: wimpout.simulate_turns(10**6, seed=1)),
-        ],
-    ),
-    "wimpout.play_turns": (
-        lambda: wimpout.play_turns(10, seed=1),
-        [
-            Size("2000 turns", True, lambda: wimpout.play_turns(2000, seed=1)),
-            Size("20000 turns", False, lambda: wimpout.play_turns(20_000, seed=1)),
+            Size("2000 turns", True, lambda: wimpout.simulate_turns(wimpout.Rules(), 2000, seed=1)),
+            Size("20000 turns", False, lambda: wimpout.simulate_turns(wimpout.Rules(), 20_000, seed=1)),
         ],
     ),
 }
@@ -795,7 +788,10 @@ def _refusals():
         hours = os.environ.get("DICELAB_MAX_HOURS")
         os.environ["DICELAB_MAX_HOURS"] = "0.0001"
         try:
-            for call in (lambda: wimpout.solve_race(500), lambda: wimpout.exact_race(200)):
+            for call in (
+                lambda: wimpout.solve_race(500),
+                lambda: wimpout_reference.exact_race(200),
+            ):
                 _refused(call)
         finally:
             if hours is None:

@@ -74,9 +74,8 @@ tasks = {
         lambda: reference.paper_value_iteration(pig.hold_at(3, 6)),
     ],
     "wimpout": [
-        lambda: wimpout.play_for_points(),
-        lambda: wimpout.simulate_turns(100, seed=1),
-        lambda: wimpout.play_turns(100, seed=1),
+        lambda: wimpout.solve_turn(),
+        lambda: wimpout.simulate_turns(wimpout.Rules(), 100, seed=1),
         lambda: wimpout.simulate_race(wimpout.solve_race(20), 100, seed=1),
         lambda: wimpout.for_points_loss(wimpout.solve_race(20)),
         lambda: wimpout.solve_race(20, method="plain"),

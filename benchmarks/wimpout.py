@@ -47,10 +47,10 @@ def main(argv=None) -> int:
         lambda: chain.simulate(1_000_000, seed=1, start=wimpout.ROLL_5), max(1, min(3, args.repeat))
     )
     print(f"10^6 turns sampled from the chain (AbsorbingChain.simulate): median {t_sim:.2f} s")
-    t_dice, _ = timed(lambda: wimpout.play_turns(100_000, seed=1), 1)
+    t_dice, _ = timed(lambda: wimpout.simulate_turns(wimpout.Rules(), 100_000, seed=1), 1)
     print(f"10^5 turns played with real dice (pure Python): {t_dice:.2f} s")
-    t_turn_cold, _ = timed(cold(wimpout.play_for_points), args.repeat)
-    t_turn, best = timed(wimpout.play_for_points, args.repeat)
+    t_turn_cold, _ = timed(cold(wimpout.solve_turn), args.repeat)
+    t_turn, best = timed(wimpout.solve_turn, args.repeat)
     t_naive, naive = timed(_plain_float_iteration, max(1, min(3, args.repeat)))
     print(
         f"the best turn for points, exact: median {t_turn:.3f} s ({t_turn_cold:.3f} s with the roll tables "

@@ -51,7 +51,7 @@ def main(argv=None) -> int:
         )
         if target < 500 or args.full:
             t_plain, plain = timed(lambda t=target: wimpout.solve_race(t, method="plain"), 1)
-            gap = np.abs(plain.W - sol.W).max()
+            gap = np.abs(plain.values - sol.values).max()
             print(
                 f"  plain value iteration: {t_plain:.2f} s, {plain.iterations} sweeps, "
                 f"{plain.evaluations} turns solved; ratio {t_plain / t_levels:.1f}x; "
@@ -62,8 +62,8 @@ def main(argv=None) -> int:
         print(f"  without the opening rule, sharing the interior: {t_without:.2f} s; "
               f"what playing for points gives up (two matches): {t_loss:.2f} s")
         print(
-            f"  W(0, 0) = {sol.first_player:.6f} (opening rule 35), "
-            f"{without.first_player:.6f} (no opening rule); policy irregular at {sol.irregular} "
+            f"  W(0, 0) = {sol.value:.6f} (opening rule 35), "
+            f"{without.value:.6f} (no opening rule); policy irregular at {sol.irregular} "
             f"of {sol.thresholds.size} (score pair, choice)"
         )
         print(

@@ -374,7 +374,7 @@ def test_saving_the_explorers_from_jupyterlab_keeps_the_committed_notebook(tmp_p
 def test_wimpout_turn_with_the_choice_to_roll_on():
     t = explore.wimpout_roll(explore.WimpoutTurn(), "5 2 3 4 6")  # one 5: bank it, or roll four dice on
     assert (t.points, t.state, t.free) == (5, wimpout.STOP, wimpout.Choice(3, True))
-    best = wimpout.play_for_points()
+    best = wimpout.solve_turn()
     values = explore.choice_values(t)
     assert values == {"bank": 5, "roll": best.roll_value(wimpout.Choice(3, True), 5)}
     assert values["roll"] > values["bank"]

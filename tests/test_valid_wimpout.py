@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from dicelab import wimpout
 from dicelab.core import markov
 from dicelab.course import explore
-from dicelab.wimpout.turns import _TURN_ROLLS
 
 FAST = settings(max_examples=20, deadline=None)
 ENDINGS = {"Auto Win", "Auto Lose", "Score and Stop", "Wimpout"}
@@ -148,28 +147,19 @@ def test_step_outcomes_count_every_roll(s, r, faces):
     assert all(o.ways > 0 and o.points >= 0 for o in out.values())
 
 
-def test_the_simulation_cost_bounds_a_turn():
+def test_a_turn_is_about_one_and_a_half_rolls():
     # the sun's value changes the points, not the chain's probabilities
     for fourth, pairs in itertools.product((True, False), ("max", "max_low")):
         chain = wimpout.markov_chain(wimpout.Rules(10, fourth, pairs))
-        assert 1 < chain.expected_steps(wimpout.ROLL_5) <= _TURN_ROLLS
+        assert 1.55 < chain.expected_steps(wimpout.ROLL_5) < 1.56
 
 
 @settings(max_examples=10, deadline=None)
-@given(st.integers(1, 300), st.integers(0, 2**32), rules)
-def test_simulated_turns(n, seed, r):
-    sample = wimpout.simulate_turns(n, seed, rules=r)
-    freq = {a: sample.share("absorbed", k) for k, a in enumerate(wimpout.ABSORBING)}
-    assert {str(a) for a in freq} == ENDINGS and abs(sum(freq.values()) - 1) < 1e-12
-    assert all(0 <= p <= 1 for p in freq.values()) and sample.mean("steps") >= 1
-
-
-@settings(max_examples=10, deadline=None)
-@given(st.integers(2, 60), st.integers(0, 2**32), rules)
+@given(st.integers(1, 60), st.integers(0, 2**32), rules)
 def test_played_turns(n, seed, r):
-    out = wimpout.play_turns(n, seed, rules=r)
-    assert abs(sum(out["absorbed"].values()) - 1) < 1e-12
-    assert out["mean_steps"] >= 1 and out["mean_points"] >= 0 and out["points_stderr"] >= 0
+    out = wimpout.simulate_turns(r, n, seed=seed)
+    assert out.n == n and out.counts("ending").sum() == n and len(out.counts("ending")) <= 4
+    assert out.mean("rolls") >= 1 and out.mean("points") >= 0 and (out["points"] % 5 == 0).all()
 
 
 @FAST
@@ -183,8 +173,8 @@ def test_absorbing_chains(P, n_runs, seed):
         assert chain.expected_steps(start) >= 1
         assert 0 <= chain.absorption_probability(start, chain.absorbing[-1]) <= 1
         sample = chain.simulate(n_runs, seed=seed, start=start, max_steps=10_000)
-        ends = np.bincount(sample["absorbed"], minlength=len(chain.absorbing))
-        assert ends.size == len(chain.absorbing) and ends.sum() == n_runs and sample["steps"].min() >= 1
+        shares = [sample.share("absorbed", k) for k in range(len(chain.absorbing))]
+        assert abs(sum(shares) - 1) < 1e-12 and sample["steps"].min() >= 1
 
 
 @FAST

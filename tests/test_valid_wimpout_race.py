@@ -27,8 +27,8 @@ def test_reach_probability_is_a_probability(points, minimum):
 )
 def test_solve_race_gives_probabilities(target, minimum, sun_value):
     sol = wimpout.solve_race(target, minimum=minimum, rules=wimpout.Rules(sun_value=sun_value))
-    assert ((sol.W > 0) & (sol.W < 1)).all()
+    assert ((sol.values > 0) & (sol.values < 1)).all()
     assert sol.residual < 1e-12
     assert (sol.thresholds >= 5).all()
     match = wimpout.evaluate_race(sol, "optimal", "optimal")
-    assert np.abs(match.WA - sol.W).max() < 1e-11
+    assert np.abs(match.WA - sol.values).max() < 1e-11

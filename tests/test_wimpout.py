@@ -108,13 +108,13 @@ def test_chain_is_stochastic_and_groups_agree():
 def test_expected_turn_score_against_play():
     exact = w.expected_turn_score()
     assert 19 < exact < 20
-    played = w.play_turns(4_000, seed=11)  # the same rule, rolled at random
-    assert abs(played["mean_points"] - float(exact)) < 4 * played["points_stderr"]
+    played = w.simulate_turns(w.Rules(), 4_000, seed=11)  # the same rule, rolled at random
+    assert abs(played.mean("points") - float(exact)) < 4 * played.stderr("points")
 
 
 def test_simulation_matches_the_chain():
     chain = w.markov_chain()
-    sim = w.simulate_turns(40_000, seed=5)
+    sim = chain.simulate(40_000, seed=5, start=w.ROLL_5)
     start = w.TRANSIENT.index(w.ROLL_5)
     assert abs(sim.mean("steps") - float(chain.t[start])) < 4 * sim.stderr("steps")
     assert chain.absorbing == w.ABSORBING
@@ -147,8 +147,8 @@ def test_bad_rules_and_states():
         w.Rules(fourth_scores="False")
     with pytest.raises(ValueError, match="transient states"):
         w.step_outcomes(w.WIMPOUT)
-    with pytest.raises(ValueError, match="n_turns"):
-        w.play_turns(1, seed=1)
+    with pytest.raises(ValueError, match="n must be"):
+        w.simulate_turns(w.Rules(), 0, seed=1)
 
 
 def test_turn_chain_lumps_onto_the_papers_chain():

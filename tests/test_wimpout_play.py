@@ -7,7 +7,7 @@ import pytest
 from dicelab import wimpout
 from dicelab.wimpout import play
 
-BEST = wimpout.play_for_points()
+BEST = wimpout.solve_turn()
 
 
 def test_every_roll_of_every_state_is_counted_once():
@@ -28,9 +28,9 @@ def test_banking_at_every_choice_is_the_papers_turn():
 def test_the_policy_is_a_threshold_at_every_choice():
     for c, t in BEST.thresholds.items():
         for p in range(0, BEST.cap + 30, 5):
-            rolled = BEST.turn_value(c, p) > p
-            assert rolled == (p < t) or (BEST.turn_value(c, p) == p and p >= t), (c, p)
-            assert BEST.rolls(c, p) == (p < t)
+            rolled = BEST.value_at((c, p)) > p
+            assert rolled == (p < t) or (BEST.value_at((c, p)) == p and p >= t), (c, p)
+            assert BEST.best_action((c, p)) == ("roll" if p < t else "bank")
 
 
 def test_doubling_the_cap_changes_nothing():
@@ -46,34 +46,52 @@ def test_an_independent_float_iteration_agrees():
 
 
 def test_the_opening_rule_rolls_on_until_35():
-    opening = wimpout.play_for_points(minimum=35)
+    opening = wimpout.solve_turn(minimum=35)
     assert all(t >= 35 for t in opening.thresholds.values())
     assert opening.value < BEST.value
-    assert opening.turn_value(wimpout.CHOICES[0], 30) > 0
+    assert opening.value_at((wimpout.CHOICES[0], 30)) > 0
 
 
 def test_sampled_turns_agree_with_the_exact_value():
-    out = wimpout.play_turns_by(BEST, 4000, seed=11)
-    assert abs(out["mean_points"] - float(BEST.value)) < 4 * out["points_stderr"]
+    out = wimpout.simulate_turns(BEST, 4000, seed=11)
+    assert abs(out.mean("points") - float(BEST.value)) < 4 * out.stderr("points")
 
 
 def test_values_are_exact_and_refuse_odd_points():
     assert isinstance(BEST.value, Fraction)
-    assert BEST.turn_value(wimpout.WIMPOUT, 50) == 0
-    with pytest.raises(ValueError, match="points: a turn's points are a multiple of 5"):
-        BEST.turn_value(wimpout.ROLL_5, 7)
+    assert BEST.value_at((wimpout.WIMPOUT, 50)) == 0
+    with pytest.raises(ValueError, match="state: a turn's points are a multiple of 5"):
+        BEST.value_at((wimpout.ROLL_5, 7))
     with pytest.raises(ValueError, match="minimum"):
-        wimpout.play_for_points(minimum=12)
+        wimpout.solve_turn(minimum=12)
 
 
 def test_rolling_values_cross_banking_at_the_thresholds():
     for c, t in BEST.thresholds.items():
         assert BEST.bounds[c] <= BEST.cap
         for p in range(0, BEST.cap + 20, 5):
-            assert BEST.turn_value(c, p) == max(BEST.roll_value(c, p), p)
+            assert BEST.value_at((c, p)) == max(BEST.roll_value(c, p), p)
             assert (BEST.roll_value(c, p) > p) == (p < t)
 
 
 def test_the_bank_chance_from_the_start_is_the_chains():
     chain = wimpout.turn_chain()
     assert BEST.bank_chance[wimpout.ROLL_5] == chain.absorption_probability(wimpout.ROLL_5, wimpout.STOP)
+
+
+def test_the_solution_follows_the_solver_protocol():
+    from dicelab.core.solution import Solved
+
+    assert isinstance(BEST, Solved)
+    assert BEST.value_at(BEST.start) == BEST.value == BEST.values[wimpout.ROLL_5][0]
+    assert BEST.policy == BEST.thresholds and BEST.best_action(BEST.start) == "roll"
+    assert BEST.best_action((wimpout.Choice(1, False), 15)) == "bank"
+
+
+def test_a_turn_step_is_the_tallied_one():
+    c = wimpout.Choice(2, True)
+    tally = {}
+    for roll in wimpout.all_rolls(2, True):
+        key = wimpout.turn_step(c, roll)
+        tally[key] = tally.get(key, 0) + 1
+    assert tally == dict(wimpout.turn_outcomes(c))

@@ -22,7 +22,7 @@ from dicelab.wimpout import (
     race,
 )
 from dicelab.wimpout import reference as race_reference
-from dicelab.wimpout.reference import _roll_step
+from dicelab.wimpout.race_match import _roll_step
 
 
 @functools.lru_cache(maxsize=4)
@@ -106,10 +106,10 @@ def test_reach_probability_decreases_to_the_chance_of_five_sixes():
 
 @pytest.mark.slow
 def test_the_floats_agree_with_the_exact_solution_on_a_small_target():
-    exact = wimpout.exact_race(20, minimum=35, horizon=200)
+    exact = race_reference.exact_race(20, minimum=35, horizon=200)
     floats = wimpout.solve_race(20, minimum=35, horizon=200)
-    assert all(isinstance(v, Fraction) for v in exact.W.flat)
-    gap = max(abs(float(e) - f) for e, f in zip(exact.W.flat, floats.W.flat, strict=True))
+    assert all(isinstance(v, Fraction) for v in exact.values.flat)
+    gap = max(abs(float(e) - f) for e, f in zip(exact.values.flat, floats.values.flat, strict=True))
     assert gap < 2e-12
     assert floats.residual < 1e-12
 
@@ -117,19 +117,19 @@ def test_the_floats_agree_with_the_exact_solution_on_a_small_target():
 def test_doubling_the_horizon_changes_nothing_to_1e_12():
     sol = solved(100)
     doubled = wimpout.solve_race(100, horizon=2 * sol.horizon)
-    assert np.abs(doubled.W - sol.W).max() < 1e-12
+    assert np.abs(doubled.values - sol.values).max() < 1e-12
     assert (doubled.thresholds == sol.thresholds).all()
 
 
 def test_plain_value_iteration_finds_the_same_values():
     levels, plain = solved(50), solved(50, method="plain")
-    assert np.abs(levels.W - plain.W).max() < 1e-11
+    assert np.abs(levels.values - plain.values).max() < 1e-11
     assert plain.evaluations > levels.evaluations
 
 
 def test_probabilities_and_the_opponents_complement():
     sol = solved(100)
-    W = sol.W
+    W = sol.values
     assert ((W > 0) & (W < 1)).all() and sol.residual < 1e-12
     assert W[-1, 0] > W[0, -1] and W[-1, -1] > W[0, 0] > 0.5  # ahead and to move is better
     # both optimal: either player's own values are W, and the mover's chance and the other's add to 1
@@ -145,15 +145,24 @@ def test_probabilities_and_the_opponents_complement():
 
 
 def test_a_race_sharing_the_interior_of_another_opening_is_the_race_solved_afresh():
-    fields = ("W", "thresholds", "exceptions", "irregular", "iterations", "evaluations", "change", "residual")
+    fields = (
+        "values",
+        "thresholds",
+        "exceptions",
+        "irregular",
+        "iterations",
+        "evaluations",
+        "change",
+        "residual",
+    )
     race._clear_interiors()
     fresh = wimpout.solve_race(60, minimum=0)
     race._clear_interiors()
     with_rule, shared = wimpout.solve_race(60), wimpout.solve_race(60, minimum=0)
     for name in fields:
         assert np.array_equal(getattr(shared, name), getattr(fresh, name)), name
-    assert np.array_equal(with_rule.W[1:, 1:], shared.W[1:, 1:])  # the interior, both scores above 0
-    assert not np.array_equal(with_rule.W[0], shared.W[0])
+    assert np.array_equal(with_rule.values[1:, 1:], shared.values[1:, 1:])  # both scores above 0
+    assert not np.array_equal(with_rule.values[0], shared.values[0])
 
 
 def test_the_losses_match_each_match_played_alone():
@@ -176,8 +185,8 @@ def test_the_policy_banks_only_when_the_values_say_so():
     c = Choice(3, True)
     for i, j in [(0, 0), (45, 45), (25, 40)]:
         t = sol.threshold(i, j, c)
-        assert sol.banks(i, j, c, t) and sol.banks(i, j, c, t + 50)
-        assert t == 5 or not sol.banks(i, j, c, t - 5)
+        assert sol.best_action((i, j, c, t)) == sol.best_action((i, j, c, t + 50)) == "bank"
+        assert t == 5 or sol.best_action((i, j, c, t - 5)) == "roll"
     grid = sol.threshold_grid(c)
     assert grid["thresholds"].shape == (10, 10) and grid["dice"] == "3W + 1B"
     assert (grid["scores"] == np.arange(0, 50, 5)).all()
@@ -188,7 +197,7 @@ def test_the_policy_banks_only_when_the_values_say_so():
 
 def test_the_opening_rule_is_a_parameter():
     with_rule, without = solved(100), solved(100, minimum=0)
-    assert with_rule.first_player != without.first_player
+    assert with_rule.value != without.value
     assert (with_rule.thresholds[0, :, :] >= 35).all()  # from 0 it never banks below 35 for good
     T = wimpout.for_points_thresholds(100, minimum=0)
     assert (T[0] == T[1]).all()
@@ -197,7 +206,7 @@ def test_the_opening_rule_is_a_parameter():
 def test_playing_for_points_gives_win_chances_up():
     sol = solved(100)
     loss = wimpout.for_points_loss(sol)
-    assert loss.optimal == sol.first_player
+    assert loss.optimal == sol.value
     assert loss.against_optimal > 1e-3 and loss.against_for_points > 1e-3
     assert loss.for_points_vs_for_points < loss.optimal_vs_for_points
 
@@ -206,10 +215,10 @@ def test_playing_for_points_gives_win_chances_up():
 def test_monte_carlo_games_with_dice_agree_with_the_solved_value():
     sol = solved(30)
     out = wimpout.simulate_race(sol, 5000, seed=11)
-    assert abs(out["first_wins"] - sol.first_player) < 4 * out["stderr"]
+    assert abs(out.mean("won") - sol.value) < 4 * out.stderr("won")
     out = wimpout.simulate_race(sol, 3000, seed=12, first="for points")
     value = wimpout.evaluate_race(sol, "for points", "optimal").first_wins
-    assert abs(out["first_wins"] - value) < 4 * out["stderr"]
+    assert abs(out.mean("won") - value) < 4 * out.stderr("won")
 
 
 def test_the_official_target_is_refused_beyond_the_budget_before_any_solve(monkeypatch):
@@ -223,5 +232,15 @@ def test_the_official_target_is_refused_beyond_the_budget_before_any_solve(monke
     with pytest.raises(ValueError, match="target=500 would need about"):
         wimpout.solve_race(500)
     with pytest.raises(ValueError, match="target=200 would need about"):
-        wimpout.exact_race(200)
+        race_reference.exact_race(200)
     assert ROLL_5 in wimpout.turn_states()
+
+
+def test_the_solution_follows_the_solver_protocol():
+    from dicelab.core.solution import Solved
+
+    sol = solved(50)
+    assert isinstance(sol, Solved) and sol.start == (0, 0)
+    assert sol.value_at(sol.start) == sol.value == sol.values[0, 0]
+    assert sol.policy["thresholds"] is sol.thresholds and sol.policy["exceptions"] is sol.exceptions
+    assert sol.best_action((45, 45, Choice(1, False), 25)) == "bank"

@@ -22,18 +22,46 @@ Readings where the rules leave a choice (each a parameter of :class:`Rules`):
 ``two_pairs = "max"``
     with two pairs and the sun, the Flash that scores more; on a tie (only
     ``4 4 5 5 SUN``) the Flash of the higher face.
+
+A variant with fewer dice (``Rules(white_dice=k)``: ``k`` white dice and the black one, 2 to 5
+dice) plays by the same rules: the score, the chain, the turn played for points and the race
+all follow it.
+
+Modules: :mod:`~dicelab.wimpout.records` (faces, rules, scores, states), :mod:`~dicelab.wimpout.dice`
+(scoring), :mod:`~dicelab.wimpout.chain` (the paper's chain), :mod:`~dicelab.wimpout.play` (the turn
+played for points, :func:`solve_turn`), :mod:`~dicelab.wimpout.turns` (whole turns,
+:func:`simulate_turns`), :mod:`~dicelab.wimpout.race` and :mod:`~dicelab.wimpout.race_match` (the
+race to a target, :func:`solve_race`, :func:`simulate_race`); ``_common`` and ``_race_tables`` hold
+the internals they share; :mod:`~dicelab.wimpout.reference` the race solved exactly in fractions
+(``from dicelab.wimpout import reference``).
 """
 
 # ruff: noqa: I001 (the imports follow the chapter's order, not the alphabet)
 
-# the dice and the scoring rules
-from dicelab.wimpout.dice import (
+# the records: faces, rules, scores, the states of a turn
+from dicelab.wimpout.records import (
+    ABSORBING,
+    AUTO_LOSE,
+    AUTO_WIN,
     BLACK_FACES,
+    CHOICES,
     NONSCORING,
+    ROLL_5,
+    STOP,
     SUN,
+    TRANSIENT,
     WHITE_FACES,
+    WIMPOUT,
+    Choice,
+    Outcome,
     Rules,
     Score,
+    State,
+    Step,
+)
+
+# the dice and the scoring rules
+from dicelab.wimpout.dice import (
     all_rolls,
     initial_roll_distribution,
     parse_roll,
@@ -44,17 +72,8 @@ from dicelab.wimpout.dice import (
 
 # the turn as an absorbing Markov chain
 from dicelab.wimpout.chain import (
-    ABSORBING,
-    AUTO_LOSE,
-    AUTO_WIN,
-    ROLL_5,
-    STOP,
-    TRANSIENT,
-    WIMPOUT,
-    Outcome,
-    State,
-    Step,
     by_face,
+    clear_caches,
     clearing_state,
     markov_chain,
     rolls,
@@ -64,22 +83,19 @@ from dicelab.wimpout.chain import (
     turn_chain,
 )
 
-# beyond the paper: whole turns
-from dicelab.wimpout.turns import expected_turn_score, play_turns, simulate_turns
-
 # beyond the paper: a turn played for points, the free dice rolled by choice
 from dicelab.wimpout.play import (
-    clear_caches,
-    CHOICES,
-    Choice,
-    TurnPolicy,
+    TurnSolution,
     TurnTables,
-    play_for_points,
-    play_turns_by,
+    solve_turn,
     turn_outcomes,
     turn_states,
+    turn_step,
     turn_tables,
 )
+
+# beyond the paper: whole turns
+from dicelab.wimpout.turns import expected_turn_score, simulate_turns
 
 # beyond the paper: two players racing to a target
 from dicelab.wimpout.race import RaceSolution, reach_probability, solve_race
@@ -89,8 +105,8 @@ from dicelab.wimpout.race_match import (
     evaluate_race,
     for_points_loss,
     for_points_thresholds,
+    simulate_race,
 )
-from dicelab.wimpout.reference import ExactRace, exact_race, simulate_race
 
 __all__ = [
     # the dice and the scoring rules
@@ -126,20 +142,19 @@ __all__ = [
     "clear_caches",
     "by_face",
     "turn_chain",
-    # beyond the paper: whole turns
-    "expected_turn_score",
-    "simulate_turns",
-    "play_turns",
     # beyond the paper: a turn played for points
     "CHOICES",
     "Choice",
-    "TurnPolicy",
+    "TurnSolution",
     "TurnTables",
-    "play_for_points",
-    "play_turns_by",
+    "solve_turn",
     "turn_outcomes",
+    "turn_step",
     "turn_states",
     "turn_tables",
+    # beyond the paper: whole turns
+    "expected_turn_score",
+    "simulate_turns",
     # beyond the paper: two players racing to a target
     "reach_probability",
     "RaceSolution",
@@ -150,6 +165,4 @@ __all__ = [
     "ForPointsLoss",
     "for_points_loss",
     "simulate_race",
-    "ExactRace",
-    "exact_race",
 ]

@@ -14,7 +14,7 @@ Conventions shared by every kernel (see the docstring of :mod:`dicelab.wimpout.r
 
 Every kernel only indexes arrays, adds, multiplies, divides and compares, with integer
 constants: its ``py_func`` runs the same recursion on object arrays of ``Fraction`` (the exact
-solution of :func:`~dicelab.wimpout.race.exact_race`).
+solution of :func:`~dicelab.wimpout.reference.exact_race`).
 """
 
 from __future__ import annotations

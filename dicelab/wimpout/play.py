@@ -57,17 +57,14 @@ rolled again) is solved by dividing by ``1 - P(repeat)``.
 
 Examples
 --------
->>> best = play_for_points()
+>>> best = solve_turn()
 >>> round(float(best.value), 4)
 24.4543
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
 import math
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -76,116 +73,39 @@ import numpy as np
 from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
-from dicelab.core.checks import check_bool, check_cost, check_int
-from dicelab.wimpout.chain import (
-    AUTO_LOSE,
-    AUTO_WIN,
-    ROLL_5,
-    WIMPOUT,
-    State,
-    _face_of,
-    _scored,
-    _state_of,
-    _step,
-)
-from dicelab.wimpout.chain import (
-    clear_caches as _clear_chain_caches,
-)
-from dicelab.wimpout.dice import BLACK_FACES, WHITE_FACES, Rules, _check_rules
+from dicelab.core.checks import check_int
+from dicelab.core.spec import Check, validated
+from dicelab.wimpout import _common
+from dicelab.wimpout._common import ENDINGS as _ENDINGS
+from dicelab.wimpout._common import RULES, check_roll
+from dicelab.wimpout.records import AUTO_WIN, ROLL_5, Choice, Rules, State
 
 __all__ = [
-    "CHOICES",
-    "Choice",
-    "TurnPolicy",
+    "TurnSolution",
     "TurnTables",
     "turn_outcomes",
+    "turn_step",
     "turn_states",
     "turn_tables",
-    "play_for_points",
-    "play_turns_by",
+    "solve_turn",
 ]
 
 
-@dataclass(frozen=True, order=True)
-class Choice:
-    """A decision point: bank the turn's points, or roll these dice that did not score.
-
-    >>> str(Choice(2, True))
-    'Choice: bank, or roll 2W + 1B'
-    """
-
-    white: int
-    black: bool
-
-    def __post_init__(self):
-        object.__setattr__(self, "white", check_int("white", self.white, 0, 4))
-        object.__setattr__(self, "black", check_bool("black", self.black))
-        if not 1 <= self.n_dice <= 4:
-            raise ValueError(
-                f"white, black: a choice rolls 1 to 4 dice (five is the forced Roll 5), "
-                f"got white={self.white}, black={self.black}"
-            )
-
-    @property
-    def n_dice(self) -> int:
-        return self.white + int(self.black)
-
-    @property
-    def dice(self) -> str:
-        """The dice as the chapter writes them, e.g. ``2W + 1B``."""
-        return " + ".join(
-            d for d in (f"{self.white}W" if self.white else "", "1B" if self.black else "") if d
-        )
-
-    def __str__(self) -> str:
-        return f"Choice: bank, or roll {self.dice}"
+def _check_turn_state(name: str, s):
+    if (
+        isinstance(s, Choice)
+        or isinstance(s, State)
+        and not s.absorbing
+        and (s.all_dice or len(s.flash) == 1)
+    ):
+        return s
+    raise ValueError(
+        f"{name} must be a Choice or a forced state of turn_chain() (Roll 5, or a Flash of one face "
+        f"to clear), got {s!r}"
+    )
 
 
-CHOICES: tuple[Choice, ...] = tuple(Choice(w, b) for b in (False, True) for w in range(5) if 1 <= w + b <= 4)
-_ENDINGS = (WIMPOUT, AUTO_WIN, AUTO_LOSE)
-# One turn played roll by roll in pure Python: about 160 microseconds, some 16,000 of the 10^8
-# steps a second the cost check counts.
-_PLAY_STEPS_PER_TURN = 16_000
-
-
-def _left(scoring: tuple[bool, ...], has_black: bool) -> tuple[int, bool]:
-    """The dice that did not score: (white dice, whether the black die is among them)."""
-    n = len(scoring)
-    black = has_black and not scoring[-1]
-    white = sum(1 for k in range(n - int(has_black)) if not scoring[k])
-    return white, black
-
-
-def _choice_step(c: Choice, roll: tuple, rules: Rules):
-    """Where a roll of the free dice of ``c`` leads: (next state, points gained)."""
-    sc = _scored(roll, c.black, rules)
-    if sc.outcome == "wimpout":
-        return WIMPOUT, 0
-    white, black = _left(sc.scoring, c.black)
-    if sc.flash is not None:  # the Futtless rule: clear it with the dice that did not score
-        if white == 0 and not black:
-            return _state_of(4, True, sc.flash), sc.points
-        return _state_of(white, black, sc.flash), sc.points
-    if white == 0 and not black:
-        return ROLL_5, sc.points  # every die scored: all five again
-    return Choice(white, black), sc.points
-
-
-def _forced_step(s: State, roll: tuple, rules: Rules):
-    """Where a roll from a forced state leads; a roll the chain would stop on becomes a choice."""
-    face = _face_of(s, None)
-    st = _step(s, roll, face, rules)
-    if st.state.end == "Score and Stop":
-        sun_rules = rules
-        if face is not None and face == rules.sun_value:
-            sun_rules = Rules(15 - face, rules.fourth_scores, rules.two_pairs)
-        white, black = _left(_scored(roll, s.black, sun_rules).scoring, s.black)
-        return Choice(white, black), st.points
-    if st.flash is not None and not st.state.absorbing:
-        return _state_of(st.state.white, st.state.black, st.flash), st.points
-    return st.state, st.points
-
-
+@validated(s=Check(_check_turn_state, bad=(None, "Roll 5; No Flash", 3)), rules=RULES, example={"s": ROLL_5})
 def turn_outcomes(s, rules: Rules = Rules()):
     """Every roll from ``s`` (a forced :class:`State` of :func:`turn_chain` or a :class:`Choice`,
     rolled), tallied by (next state, points gained): a read-only mapping to the number of rolls.
@@ -196,61 +116,34 @@ def turn_outcomes(s, rules: Rules = Rules()):
     >>> {(str(k), g): n for (k, g), n in out.items()}
     {('Wimpout', 0): 4, ('Roll 5; No Flash', 5): 1, ('Roll 5; No Flash', 10): 1}
     """
-    rules = _check_rules(rules)
-    if isinstance(s, Choice):
-        return _turn_outcomes(s, rules)
-    if isinstance(s, State) and not s.absorbing and (s.five_dice or len(s.flash) == 1):
-        return _turn_outcomes(s, rules)
-    raise ValueError(
-        f"s must be a Choice or a forced state of turn_chain() (Roll 5, or a Flash of one face "
-        f"to clear), got {s!r}"
-    )
+    return _common.turn_outcomes(s, rules)
 
 
-def _weighted_rolls(white: int, black: bool):
-    """The rolls of ``white`` white dice (as sorted multisets) and the black die, each with the
-    number of ordered rolls it stands for: where a roll leads depends only on how many white dice
-    show each face, so 7,776 ordered rolls of five dice are 756 cases."""
-    for whites in itertools.combinations_with_replacement(WHITE_FACES, white):
-        orders = math.factorial(white)
-        for count in Counter(whites).values():
-            orders //= math.factorial(count)
-        for last in BLACK_FACES if black else (None,):
-            yield whites + ((last,) if black else ()), orders
+@validated(
+    s=Check(_check_turn_state, bad=(None, "Roll 5; No Flash", 3, AUTO_WIN)),
+    rules=RULES,
+    example={"s": ROLL_5, "roll": (5, 2, 3, 4, 6)},
+)
+def turn_step(s, roll, *, rules: Rules = Rules()) -> tuple:
+    """Where one roll leads in a turn played for points: ``(next state, points gained)``.
 
+    ``s`` is a forced state of :func:`turn_chain` (its dice must be rolled) or a :class:`Choice`
+    (its free dice rolled instead of banking); ``roll`` lists the faces of those dice, white
+    first, the black die last. A roll the paper's chain would stop on leads to the
+    :class:`Choice` of the dice that did not score.
 
-@functools.lru_cache(maxsize=256)
-def _turn_outcomes(s, rules: Rules):
-    tally: dict = {}
-    step = _choice_step if isinstance(s, Choice) else _forced_step
-    for roll, orders in _weighted_rolls(s.white, s.black):
-        key = step(s, roll, rules)
-        tally[key] = tally.get(key, 0) + orders
-    return MappingProxyType(tally)
-
-
-@functools.lru_cache(maxsize=8)
-def _states(rules: Rules) -> tuple:
-    seen, order = {ROLL_5}, [ROLL_5]
-    for s in order:
-        for nxt, _ in _turn_outcomes(s, rules):
-            if nxt not in _ENDINGS and nxt not in seen:
-                seen.add(nxt)
-                order.append(nxt)
-    return tuple(order)
-
-
-def clear_caches() -> None:
-    """Forget the remembered roll scores, step tables and turn outcomes (to time a computation
-    from cold).
-
-    >>> clear_caches()
+    >>> turn_step(ROLL_5, (5, 2, 3, 4, 6))     # one 5: bank 5, or roll the other four
+    (Choice(white=3, black=True), 5)
+    >>> turn_step(Choice(1, False), (2,))
+    (State(white=0, black=False, flash=(), end='Wimpout'), 0)
     """
-    _clear_chain_caches()
-    _turn_outcomes.cache_clear()
-    _states.cache_clear()
+    roll, _ = check_roll(roll, s.black)
+    if len(roll) != s.n_dice:
+        raise ValueError(f"roll: {s} rolls {s.n_dice} dice (the black die last), got {len(roll)}: {roll!r}")
+    return _common.turn_step(s, roll, rules)
 
 
+@validated(rules=RULES)
 def turn_states(rules: Rules = Rules()) -> tuple:
     """Every state a turn can reach from ``Roll 5``: the forced states, then the choices.
 
@@ -258,25 +151,39 @@ def turn_states(rules: Rules = Rules()) -> tuple:
     >>> sum(isinstance(s, Choice) for s in states), sum(isinstance(s, State) for s in states)
     (8, 31)
     """
-    found = _states(_check_rules(rules))
+    found = _common.turn_states(rules)
     return tuple(s for s in found if isinstance(s, State)) + tuple(
         sorted(s for s in found if isinstance(s, Choice))
     )
 
 
-@dataclass(frozen=True)
-class TurnPolicy:
-    """The best way to play a turn for points.
+def _check_points(name: str, points) -> int:
+    points = check_int(name, points, 0)
+    if points % 5:
+        raise ValueError(f"{name}: a turn's points are a multiple of 5, got {points}")
+    return points
 
-    ``value``: the largest expected points banked in a turn (from ``Roll 5`` with 0 points);
-    ``thresholds``: for each :class:`Choice`, the smallest points from which banking is best
-    (roll below it); ``cap``: from these points on every choice banks and the values are
-    linear (see the module docstring); ``stop_when_allowed``: the paper's policy's value, for
-    comparison; ``bank_chance``: for each forced state, the chance ``b(s)`` that the points
-    held are banked when every choice banks (the paper's policy); ``bounds``: for each
-    choice, ``e / (1 - a)``, the points from which banking beats rolling once every later
-    choice banks (the cap is the first multiple of 5 past them all); ``minimum``: the least
-    points a player may bank.
+
+@dataclass(frozen=True)
+class TurnSolution:
+    """The best way to play a turn for points (:func:`solve_turn`).
+
+    A state of the turn is a pair ``(s, points)``: ``s`` one of :func:`turn_states` (or an
+    ending), ``points`` the points made so far in the turn (a multiple of 5).
+
+    ``start``: ``(ROLL_5, 0)`` (all the dice rolled, ``rules.roll_all``); ``value``: the largest
+    expected points banked in a turn, from ``start``; ``value_at((s, points))``: the same from
+    any state; ``values``: the value table below the cap, ``values[s][points // 5]`` (from the
+    cap on the values are linear, see :meth:`value_at`); ``thresholds`` (also ``policy``): for
+    each :class:`Choice`, the smallest points from which banking is best (roll below it);
+    ``best_action((s, points))``: ``"bank"`` or ``"roll"``.
+
+    Also: ``cap``: from these points on every choice banks and the values are linear (see the
+    module docstring); ``stop_when_allowed``: the paper's policy's value, for comparison;
+    ``bank_chance``: for each forced state, the chance ``b(s)`` that the points held are banked
+    when every choice banks (the paper's policy); ``bounds``: for each choice, ``e / (1 - a)``,
+    the points from which banking beats rolling once every later choice banks (the cap is the
+    first multiple of 5 past them all); ``minimum``: the least points a player may bank.
     """
 
     value: Fraction
@@ -289,18 +196,36 @@ class TurnPolicy:
     rules: Rules
     _values: MappingProxyType
 
-    def turn_value(self, s, points: int) -> Fraction:
-        """The largest expected points banked from ``s`` with ``points`` made so far.
+    @property
+    def start(self) -> tuple:
+        return (self.rules.roll_all, 0)
 
-        >>> best = play_for_points()
-        >>> best.turn_value(Choice(1, False), 0)   # one white die, nothing to lose: roll it
+    @property
+    def policy(self) -> MappingProxyType:
+        """Optimal play: at each choice, bank from these points on (:attr:`thresholds`)."""
+        return self.thresholds
+
+    @property
+    def values(self) -> MappingProxyType:
+        """``values[s][points // 5]``: the value of ``(s, points)`` for points below :attr:`cap`."""
+        return MappingProxyType({s: v["below"] for s, v in self._values.items()})
+
+    def _state(self, name: str, state) -> tuple:
+        if not isinstance(state, tuple) or len(state) != 2:
+            raise ValueError(f"{name} must be a pair (s, points), such as (ROLL_5, 0), got {state!r}"[:200])
+        s, points = state
+        if not isinstance(s, Choice | State) or not (s in _ENDINGS or s in self._values):
+            raise ValueError(f"{name}: s must be one of turn_states(), or an ending, got {s!r}")
+        return s, _check_points(name, points)
+
+    def value_at(self, state) -> Fraction:
+        """The largest expected points banked from ``state = (s, points)``, ``points`` made so far.
+
+        >>> best = solve_turn()
+        >>> best.value_at((Choice(1, False), 0))   # one white die, nothing to lose: roll it
         Fraction(...)
         """
-        points = check_int("points", points, 0)
-        if points % 5:
-            raise ValueError(f"points: a turn's points are a multiple of 5, got {points}")
-        if not isinstance(s, Choice | State) or not (s in _ENDINGS or s in self._values):
-            raise ValueError(f"s must be one of turn_states(), or an ending, got {s!r}")
+        s, points = self._state("state", state)
         if s in _ENDINGS:
             return Fraction(0)
         if points >= self.cap:
@@ -308,29 +233,35 @@ class TurnPolicy:
             return Fraction(points) if isinstance(s, Choice) else b * points + g
         return self._values[s]["below"][points // 5]
 
+    def best_action(self, state) -> str:
+        """What the best play does at ``state = (s, points)``: ``"bank"`` or ``"roll"`` (a forced
+        state always rolls; an ending has no action, ``None``).
+
+        >>> solve_turn().best_action((Choice(1, False), 10)), solve_turn().best_action((Choice(1, False), 15))
+        ('roll', 'bank')
+        """
+        s, points = self._state("state", state)
+        if s in _ENDINGS:
+            return None
+        if isinstance(s, State):
+            return "roll"
+        return "roll" if points < self.thresholds[s] else "bank"
+
     def roll_value(self, c: Choice, points: int) -> Fraction:
         """The expected points banked if the player rolls the free dice of ``c`` now (and plays
         best afterwards), whether or not rolling is best.
 
-        >>> best = play_for_points()
+        >>> best = solve_turn()
         >>> best.roll_value(Choice(1, False), 0) > 0
         True
         """
         if not isinstance(c, Choice) or c not in self._values:
             raise ValueError(f"c must be a Choice, such as Choice(2, True), got {c!r}")
-        points = check_int("points", points, 0)
-        if points % 5:
-            raise ValueError(f"points: a turn's points are a multiple of 5, got {points}")
+        points = _check_points("points", points)
         if points >= self.cap:
             a, e = self._values[c]["rolling_line"]
             return a * points + e
         return self._values[c]["rolling"][points // 5]
-
-    def rolls(self, c: Choice, points: int) -> bool:
-        """Whether the best play rolls the free dice of ``c`` with ``points`` made (else it banks)."""
-        if not isinstance(c, Choice):
-            raise ValueError(f"c must be a Choice, such as Choice(2, True), got {c!r}")
-        return check_int("points", points, 0) < self.thresholds[c]
 
 
 def _linear(states: tuple, rules: Rules):
@@ -347,7 +278,7 @@ def _linear(states: tuple, rules: Rules):
     r_b = [[QQ(0)] for _ in range(n)]
     for s in forced:
         total = 6**s.n_dice
-        for (nxt, _gain), ways in _turn_outcomes(s, rules).items():
+        for (nxt, _gain), ways in _common.turn_outcomes(s, rules).items():
             if nxt in index:
                 A[index[s]][index[nxt]] -= QQ(ways, total)
             elif isinstance(nxt, Choice):
@@ -358,7 +289,7 @@ def _linear(states: tuple, rules: Rules):
     r_g = [[QQ(0)] for _ in range(n)]
     for s in forced:
         total = 6**s.n_dice
-        for (nxt, gain), ways in _turn_outcomes(s, rules).items():
+        for (nxt, gain), ways in _common.turn_outcomes(s, rules).items():
             to_bank = 1 if isinstance(nxt, Choice) else b.get(nxt, 0)
             r_g[index[s]][0] += QQ(ways * gain, total) * QQ(to_bank.numerator, to_bank.denominator)
     g_col = lu.lu_solve(DomainMatrix(r_g, (n, 1), QQ)).to_list_flat()
@@ -373,7 +304,7 @@ def _rolling_lines(states: tuple, rules: Rules, b: dict, g: dict) -> dict:
         if not isinstance(c, Choice):
             continue
         a = e = Fraction(0)
-        for (nxt, gain), ways in _turn_outcomes(c, rules).items():
+        for (nxt, gain), ways in _common.turn_outcomes(c, rules).items():
             pr = Fraction(ways, 6**c.n_dice)
             if isinstance(nxt, Choice):
                 a, e = a + pr, e + pr * gain
@@ -383,8 +314,20 @@ def _rolling_lines(states: tuple, rules: Rules, b: dict, g: dict) -> dict:
     return lines
 
 
-def play_for_points(rules: Rules = Rules(), *, minimum: int = 0) -> TurnPolicy:
-    """The turn that banks the most points on average, exactly.
+def _check_minimum(name: str, minimum) -> int:
+    minimum = check_int(name, minimum, 0, 10_000)
+    if minimum % 5:
+        raise ValueError(f"{name}: a turn's points are a multiple of 5, got {minimum}")
+    return minimum
+
+
+@validated(
+    rules=RULES,
+    minimum=Check(_check_minimum, bad=(-1, 7, 10_005, 2.0, "3", True, None)),
+    example={"rules": Rules(), "minimum": 0},
+)
+def solve_turn(rules: Rules = Rules(), *, minimum: int = 0) -> TurnSolution:
+    """The turn played for points: the policy that banks the most points on average, exactly.
 
     Parameters
     ----------
@@ -396,24 +339,20 @@ def play_for_points(rules: Rules = Rules(), *, minimum: int = 0) -> TurnPolicy:
 
     Returns
     -------
-    TurnPolicy
+    TurnSolution
 
     Examples
     --------
-    >>> best = play_for_points()
+    >>> best = solve_turn()
     >>> {c.dice: t for c, t in best.thresholds.items()}["1W"]
     15
     """
-    rules = _check_rules(rules)
-    minimum = check_int("minimum", minimum, 0, 10_000)
-    if minimum % 5:
-        raise ValueError(f"minimum: a turn's points are a multiple of 5, got {minimum}")
     return _solve(rules, minimum, None)
 
 
-def _solve(rules: Rules, minimum: int, cap: int | None) -> TurnPolicy:
-    """:func:`play_for_points` of checked arguments; ``cap`` raises the proven cap (for tests)."""
-    states = _states(rules)
+def _solve(rules: Rules, minimum: int, cap: int | None) -> TurnSolution:
+    """:func:`solve_turn` of checked arguments; ``cap`` raises the proven cap (for tests)."""
+    states, start = _common.turn_states(rules), rules.roll_all
     b, g = _linear(states, rules)
     lines = _rolling_lines(states, rules, b, g)
     bounds = {c: e / (1 - a) for c, (a, e) in lines.items()}  # a p + e <= p from here on
@@ -434,7 +373,7 @@ def _solve(rules: Rules, minimum: int, cap: int | None) -> TurnPolicy:
         p = 5 * level
         for s in sorted(states, key=lambda s: isinstance(s, Choice)):  # forced first: choices read them
             total, repeat, acc = 6**s.n_dice, 0, Fraction(0)
-            for (nxt, gain), ways in _turn_outcomes(s, rules).items():
+            for (nxt, gain), ways in _common.turn_outcomes(s, rules).items():
                 if nxt == s and gain == 0:
                     repeat += ways
                 else:
@@ -450,11 +389,11 @@ def _solve(rules: Rules, minimum: int, cap: int | None) -> TurnPolicy:
     values = {s: {"below": tuple(below[s]), "linear": (b.get(s, 1), g.get(s, 0))} for s in states}
     for c, (a, e) in lines.items():
         values[c] |= {"rolling": tuple(rolling[c]), "rolling_line": (a, e)}
-    return TurnPolicy(
-        value=below[ROLL_5][0] if levels else g[ROLL_5],
+    return TurnSolution(
+        value=below[start][0] if levels else g[start],
         thresholds=MappingProxyType(dict(sorted(thresholds.items()))),
         cap=cap,
-        stop_when_allowed=g[ROLL_5],
+        stop_when_allowed=g[start],
         bank_chance=MappingProxyType(b),
         bounds=MappingProxyType(dict(sorted(bounds.items()))),
         minimum=minimum,
@@ -485,6 +424,7 @@ class TurnTables:
     is_choice: np.ndarray
 
 
+@validated(rules=RULES)
 def turn_tables(rules: Rules = Rules()) -> TurnTables:
     """Every state's outcomes as arrays (see :class:`TurnTables`).
 
@@ -492,14 +432,13 @@ def turn_tables(rules: Rules = Rules()) -> TurnTables:
     >>> int(t.ways[t.start[0]:t.start[1]].sum() + t.repeat[0]) == 6 ** 5
     True
     """
-    rules = _check_rules(rules)
     states = turn_states(rules)
     index = {s: k for k, s in enumerate(states)} | {e: len(states) + k for k, e in enumerate(_ENDINGS)}
     start, nxt, gain, ways, repeat = [0], [], [], [], []
     for s in states:
         rep = 0
         for (to, g), n in sorted(
-            _turn_outcomes(s, rules).items(), key=lambda kv: (index[kv[0][0]], kv[0][1])
+            _common.turn_outcomes(s, rules).items(), key=lambda kv: (index[kv[0][0]], kv[0][1])
         ):
             if to == s and g == 0:
                 rep += n
@@ -521,67 +460,13 @@ def turn_tables(rules: Rules = Rules()) -> TurnTables:
     )
 
 
-def play_turns_by(policy: TurnPolicy, n_turns: int, seed: int) -> dict:
-    """Play whole turns with random dice, scored roll by roll by the rules engine, banking as
-    ``policy`` says: a check of the exact solution by sampling (no table is read).
-
-    Parameters
-    ----------
-    policy : TurnPolicy
-        As :func:`play_for_points` returns; its ``rules`` and ``minimum`` are played.
-    n_turns : int
-        How many turns (at least 2, for a standard error). A Python loop: some 10^5 turns in
-        a few seconds.
-    seed : int
-        Seed of the random generator (a non-negative integer).
-
-    Returns
-    -------
-    dict
-        ``mean_points`` and ``points_stderr`` (the points banked a turn), ``mean_rolls``,
-        ``wimpouts`` (the share of turns that end in a Wimpout).
-
-    Examples
-    --------
-    >>> out = play_turns_by(play_for_points(), 200, seed=1)
-    >>> 0 <= out["wimpouts"] <= 1
-    True
-    """
-    if not isinstance(policy, TurnPolicy):
-        raise ValueError(f"policy must be a TurnPolicy, as play_for_points() returns, got {policy!r}")
-    n_turns, seed = check_int("n_turns", n_turns, 2), check_int("seed", seed, 0)
-    check_cost(
-        "n_turns", n_turns, memory=16 * n_turns, steps=_PLAY_STEPS_PER_TURN * n_turns, what="turns played"
-    )
-    rng, rules = np.random.default_rng(seed), policy.rules
-    white, black = np.array(WHITE_FACES, dtype=object), np.array(BLACK_FACES, dtype=object)
-    banked, rolls, wimpouts = np.zeros(n_turns), np.zeros(n_turns), 0
-    for t in range(n_turns):
-        s, points, n = ROLL_5, 0, 0
-        while s not in _ENDINGS and not (isinstance(s, Choice) and not policy.rolls(s, points)):
-            roll = tuple(white[rng.integers(6, size=s.white)]) + (
-                (black[rng.integers(6)],) if s.black else ()
-            )
-            s, gain = (_choice_step if isinstance(s, Choice) else _forced_step)(s, roll, rules)
-            points, n = points + gain, n + 1
-        wimpouts += s == WIMPOUT
-        banked[t] = points if isinstance(s, Choice) and points >= policy.minimum else 0
-        rolls[t] = n
-    return {
-        "mean_points": banked.mean(),
-        "points_stderr": banked.std(ddof=1) / np.sqrt(n_turns),
-        "mean_rolls": rolls.mean(),
-        "wimpouts": wimpouts / n_turns,
-    }
-
-
 def _plain_float_iteration(top: int = 1500, rules: Rules = Rules()) -> float:
     """The best turn's expected points by plain float value iteration over (state, points below
     ``top``), levels from the top down, a repeated roll iterated to its fixed point, and no cap
     theory (above ``top`` a choice banks and a forced state is worth nothing): the independent
     method the exact solver is tested and timed against. Truncation costs about 1e-8 at 1,500.
     """
-    states, V = _states(rules), {}
+    states, V = _common.turn_states(rules), {}
 
     def value(nxt, q):
         if nxt in _ENDINGS:
@@ -590,10 +475,10 @@ def _plain_float_iteration(top: int = 1500, rules: Rules = Rules()) -> float:
 
     for p in range(top - 5, -1, -5):
         for s in states:
-            out = _turn_outcomes(s, rules)
+            out = _common.turn_outcomes(s, rules)
             rest = sum(n * value(nxt, p + g) for (nxt, g), n in out.items() if (nxt, g) != (s, 0))
             repeat, x = out.get((s, 0), 0), 0.0
             for _ in range(400):
                 x = (rest + repeat * x) / 6**s.n_dice
             V[s, p] = max(x, p) if isinstance(s, Choice) else x
-    return V[ROLL_5, 0]
+    return V[rules.roll_all, 0]

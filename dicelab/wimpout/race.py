@@ -11,7 +11,7 @@ are the scores of the player to move and of the other. Readings:
 * banking ``p`` points adds ``p`` to the mover's score; a Wimpout adds nothing; five 6s
   (Auto Win) wins the game at once, five 10s (Supernova, Auto Lose) loses it at once;
 * **the opening roll** (``minimum``, 35 by default, 0 for the game without it): a player with
-  score 0 may bank only ``minimum`` turn points or more. As in :func:`play_for_points`, such a
+  score 0 may bank only ``minimum`` turn points or more. As in :func:`solve_turn`, such a
   player may still stop below it, banking nothing (as a Wimpout would);
 * **Last Licks**: when the mover banks and reaches ``G`` or more, the other player has one
   last turn and wins when they end it with a strictly higher score, i.e. with turn points
@@ -72,30 +72,43 @@ banks, and the turn points below it where it banks all the same.
 constant beyond: a bank reward changes by at most ``L(H) - L(inf)`` (``tail_bound``), and so
 does every win chance. By default ``H`` is the first need with ``L(H) - L(inf) <= 10^-16``.
 
-Floats are solved by numba kernels (:mod:`dicelab.wimpout._kernels`); :func:`~dicelab.wimpout.exact_race`
-(:mod:`dicelab.wimpout.reference`) runs the same kernels in ``Fraction``.
+Floats are solved by numba kernels (:mod:`dicelab.wimpout._kernels`);
+:func:`~dicelab.wimpout.reference.exact_race` runs the same kernels in ``Fraction``.
 
 Examples
 --------
 >>> sol = solve_race(50)
->>> 0.5 < sol.first_player < 0.7 and sol.residual < 1e-12
+>>> 0.5 < sol.value < 0.7 and sol.residual < 1e-12
 True
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 
 import numpy as np
-from sympy import QQ
-from sympy.polys.matrices import DomainMatrix
 
-from dicelab.core.checks import check_choice, check_cost, check_float, check_int, check_optional_int
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import Int, OneOf, Real, validated
 from dicelab.wimpout import _kernels
-from dicelab.wimpout.dice import Rules, _check_rules
-from dicelab.wimpout.play import Choice, turn_tables
+from dicelab.wimpout._common import RULES
+from dicelab.wimpout._race_tables import (
+    HORIZON,
+    MINIMUM,
+    TARGET,
+    check_points,
+    cost,
+    horizon_units,
+    points,
+    reach,
+    tables,
+    turn,
+)
+from dicelab.wimpout.records import Choice, Rules
+
+_FOUR_DICE = Choice(3, True)  # the choice of the policy figure: four dice, 3W + 1B
 
 __all__ = [
     "reach_probability",
@@ -103,159 +116,8 @@ __all__ = [
     "solve_race",
 ]
 
-_FOUR_DICE = Choice(3, True)  # the choice of the policy figure: four dice, 3W + 1B
-_TAIL = 1e-16  # the default horizon: L(H) - L(inf) at most this
-_MAX_HORIZON = 4000  # units of 5 points searched for the default horizon
-_STEPS_PER_LEVEL = 700  # outcomes of every state at one total, with the closed-form top
-# Timed (benchmarks/budgets.py): the level-by-level solve takes about 1,200 g^2 (g/2 + 20)
-# (1 + g/150) steps of 10^-8 s for a target of g units of 5 points (some 18 turns solved per
-# state); plain sweeps about four times as many.
-_STEPS_PER_STATE = 1200
 
-
-def _points(name: str, value, low: int, high: int) -> int:
-    value = check_int(name, value, low, high)
-    if value % 5:
-        raise ValueError(f"{name}: scores and turn points are multiples of 5, got {value}")
-    return value
-
-
-def _solve_exact(A: list, B: list) -> list:
-    """``A X = B`` for square ``A`` (fractions), by one exact LU factorisation over the rationals."""
-    n, k = len(A), len(B[0])
-    qq = [[QQ(v.numerator, v.denominator) for v in row] for row in A]
-    rhs = [[QQ(v.numerator, v.denominator) for v in row] for row in B]
-    X = DomainMatrix(qq, (n, n), QQ).lu_solve(DomainMatrix(rhs, (n, k), QQ)).to_list()
-    return [[Fraction(int(v.numerator), int(v.denominator)) for v in row] for row in X]
-
-
-@dataclass(frozen=True)
-class _Turn:
-    """The turn's outcome tables with exact probabilities, and where its forced part ends."""
-
-    S: int
-    nf: int
-    start: np.ndarray
-    nxt: np.ndarray
-    gain: np.ndarray
-    pr: tuple  # Fractions
-    choices: tuple
-    ends: tuple  # per forced state: (choice, Wimpout, Auto Win, Auto Lose) chances
-    ends_c: tuple  # per choice, rolling and banking at the next choice: the same four
-    l_inf: Fraction  # the chance of five 6s in a turn that never banks
-
-
-@functools.lru_cache(maxsize=8)
-def _turn(rules: Rules) -> _Turn:
-    t = turn_tables(rules)
-    S, nf = len(t.states), int((~t.is_choice).sum())
-    owner = np.repeat(np.arange(S), np.diff(t.start))
-    pr = tuple(
-        Fraction(int(w), 6 ** int(t.n_dice[s]) - int(t.repeat[s])) for w, s in zip(t.ways, owner, strict=True)
-    )
-    if (t.gain[t.next < S] < 1).any() or t.gain.max() > 100:
-        raise AssertionError("a roll that continues the turn gains 5 to 500 points")
-
-    def absorbed(n, is_end):
-        """Absorption chances of the first ``n`` states, every state from ``n`` on absorbing."""
-        A = [[Fraction(int(r == c)) for c in range(n)] for r in range(n)]
-        B = [[Fraction(0)] * 4 for _ in range(n)]
-        for s in range(n):
-            for k in range(t.start[s], t.start[s + 1]):
-                nx = int(t.next[k])
-                if nx < n:
-                    A[s][nx] -= pr[k]
-                else:
-                    B[s][is_end(nx)] += pr[k]
-        return _solve_exact(A, B)
-
-    forced = absorbed(nf, lambda nx: 0 if nx < S else 1 + nx - S)
-    ends_c = []
-    for s in range(nf, S):
-        acc = [Fraction(0)] * 4
-        for k in range(t.start[s], t.start[s + 1]):
-            nx = int(t.next[k])
-            if nx >= S:  # an ending: Wimpout, Auto Win, Auto Lose
-                row = [int(nx - S == e - 1) for e in range(4)]
-            else:
-                row = forced[nx] if nx < nf else [1, 0, 0, 0]
-            acc = [a + pr[k] * v for a, v in zip(acc, row, strict=True)]
-        ends_c.append(tuple(acc))
-    never_bank = absorbed(S, lambda nx: 1 + nx - S)
-    return _Turn(
-        S,
-        nf,
-        t.start,
-        t.next,
-        t.gain,
-        pr,
-        tuple(t.states[nf:]),
-        tuple(map(tuple, forced)),
-        tuple(ends_c),
-        never_bank[0][2],
-    )
-
-
-def _kit(exact: bool):
-    """Numbers, arrays and kernels: floats and compiled, or fractions and the kernels' Python."""
-    if exact:
-        return (
-            lambda v: np.array(list(v), dtype=object),
-            lambda *shape: np.full(shape, Fraction(0), dtype=object),
-            lambda f: f.py_func,
-        )
-    return (lambda v: np.array([float(x) for x in v]), lambda *shape: np.zeros(shape), lambda f: f)
-
-
-@functools.lru_cache(maxsize=16)
-def _reach(rules: Rules, NH: int, exact: bool) -> np.ndarray:
-    """``R[n, s]``: the chance to make ``n`` units from state ``s`` (:func:`_kernels.reach_table`)."""
-    tu = _turn(rules)
-    arr, zeros, kern = _kit(exact)
-    base = arr([e[0] + e[2] for e in tu.ends] + [1] * (tu.S - tu.nf))
-    R = zeros(NH + 1, tu.S + 3)
-    kern(_kernels.reach_table)(tu.S, tu.nf, tu.start, tu.nxt, tu.gain, arr(tu.pr), base, NH, R)
-    return R
-
-
-@functools.lru_cache(maxsize=16)
-def _tables(rules: Rules, m: int, NH: int, exact: bool) -> dict:
-    """Every table the race kernels read, for an opening minimum ``m`` and horizon ``NH`` (units)."""
-    tu = _turn(rules)
-    arr, zeros, kern = _kit(exact)
-    pr, S, nf = arr(tu.pr), tu.S, tu.nf
-    b = arr([e[0] for e in tu.ends])
-    R = _reach(rules, max(NH, m), exact)
-    LT2, MT2, WSTAR2 = zeros(2, NH + 1), zeros(2, NH + 1, nf), zeros(2, NH + 1)
-    pw, pal = arr([e[1] for e in tu.ends_c]), arr([e[3] for e in tu.ends_c])
-    for z, shift in ((0, m), (1, 0)):  # the opponent at score 0 (opening rule) or not
-        LT2[z] = [R[max(n, shift), 0] for n in range(NH + 1)]
-        kern(_kernels.over_tables)(
-            S, nf, tu.start, tu.nxt, tu.gain, pr, b, LT2[z], pw, pal, MT2[z], WSTAR2[z]
-        )
-    awb, pw_forced = arr([e[0] + e[2] for e in tu.ends]), arr([e[1] for e in tu.ends])
-    tab = (S, nf, tu.start, tu.nxt, tu.gain, pr, awb, pw_forced)
-    l_inf = tu.l_inf if exact else float(tu.l_inf)
-    return {
-        "S": S,
-        "nf": nf,
-        "tab": tab,
-        "LT2": LT2,
-        "MT2": MT2,
-        "WSTAR2": WSTAR2,
-        "reach": R[:, 0],
-        "l_inf": l_inf,
-    }
-
-
-@functools.lru_cache(maxsize=8)
-def _default_horizon(rules: Rules) -> int:
-    """The first need (units) with ``L(need) - L(inf) <= 10^-16``."""
-    tu = _turn(rules)
-    L = _reach(rules, _MAX_HORIZON, False)[:, 0] - float(tu.l_inf)
-    return int(np.argmax(L <= _TAIL)) if (L <= _TAIL).any() else _MAX_HORIZON
-
-
+@validated(points=points(0, 5000), minimum=points(0, 5000), rules=RULES, example={"points": 5})
 def reach_probability(points: int, *, minimum: int = 0, rules: Rules = Rules()) -> Fraction:
     """The chance that a turn played to make ``points`` (or more) does, exactly.
 
@@ -283,27 +145,28 @@ def reach_probability(points: int, *, minimum: int = 0, rules: Rules = Rules()) 
     >>> reach_probability(30, minimum=35) == reach_probability(35)
     True
     """
-    points = _points("points", points, 0, 5000)
-    minimum = _points("minimum", minimum, 0, 5000)
-    rules = _check_rules(rules)
     need = max(points, minimum) // 5
     check_cost("points", points, memory=400 * need * 42, steps=2e4 * need * need, what="an exact recursion")
-    return _reach(rules, 20 * (need // 20 + 1), True)[need, 0]  # tables of 20 needs more at a time
+    return reach(rules, 20 * (need // 20 + 1), True)[need, 0]  # tables of 20 needs more at a time
 
 
 @dataclass(frozen=True, eq=False)
 class RaceSolution:
     """The optimal race to ``target`` (all scores and turn points in points).
 
-    ``W[i // 5, j // 5]``: the win chance of the player to move with score ``i`` against ``j``;
-    ``first_player = W[0, 0]``; ``thresholds[i // 5, j // 5, c]``: at ``choices[c]`` bank from
-    these turn points on; below, it rolls except at the rows ``(i, j, c, p)`` of ``exceptions``
-    (banks at ``p`` all the same: the policy is not always a threshold in the turn points, e.g.
-    it may bank short of the target but roll on just reaching it, to leave a larger lead);
-    ``irregular``: how many score pairs and choices have such exceptions. ``iterations``: the
-    most sweeps one level needed (``method="plain"``: the sweeps); ``evaluations``: turns
-    solved; ``change``: the last sweep's largest change; ``residual``: the largest change of
-    one more Bellman update of every state; ``horizon`` (points) and ``tail_bound``: see the module docstring.
+    A state of the race is the pair of scores ``(i, j)`` of the player to move and of the other;
+    ``start = (0, 0)``. ``values[i // 5, j // 5]``: the win chance of the player to move at
+    ``(i, j)`` (:meth:`value_at`); ``value``: the first player's, ``values[0, 0]``.
+
+    ``thresholds[i // 5, j // 5, c]``: at ``choices[c]`` bank from these turn points on; below, it
+    rolls except at the rows ``(i, j, c, p)`` of ``exceptions`` (banks at ``p`` all the same: the
+    policy is not always a threshold in the turn points, e.g. it may bank short of the target but
+    roll on just reaching it, to leave a larger lead); ``policy``: both, by name;
+    :meth:`best_action` reads them. ``irregular``: how many score pairs and choices have such
+    exceptions. ``iterations``: the most sweeps one level needed (``method="plain"``: the sweeps);
+    ``evaluations``: turns solved; ``change``: the last sweep's largest change; ``residual``: the
+    largest change of one more Bellman update of every state; ``horizon`` (points) and
+    ``tail_bound``: see the module docstring.
     """
 
     target: int
@@ -311,7 +174,7 @@ class RaceSolution:
     horizon: int
     rules: Rules
     method: str
-    W: np.ndarray
+    values: np.ndarray
     thresholds: np.ndarray
     exceptions: np.ndarray
     choices: tuple
@@ -323,18 +186,33 @@ class RaceSolution:
     tail_bound: float
 
     @property
-    def first_player(self) -> float:
-        return float(self.W[0, 0])
+    def start(self) -> tuple:
+        return (0, 0)
 
-    def win_probability(self, i: int, j: int) -> float:
-        """The mover's win chance with score ``i`` against ``j`` (points).
+    @property
+    def value(self) -> float:
+        """The first player's win chance, at ``(0, 0)``."""
+        return float(self.values[0, 0])
+
+    @property
+    def policy(self) -> MappingProxyType:
+        """Optimal play: ``{"thresholds": ..., "exceptions": ...}`` (see the class docstring)."""
+        return MappingProxyType({"thresholds": self.thresholds, "exceptions": self.exceptions})
+
+    def _scores(self, i, j, names=("i", "j")) -> tuple:
+        return tuple(check_points(n, v, 0, self.target - 5) for n, v in zip(names, (i, j), strict=True))
+
+    def value_at(self, state) -> float:
+        """The mover's win chance at ``state = (i, j)``: scores ``i`` against ``j`` (points).
 
         >>> sol = solve_race(50)
-        >>> round(sol.win_probability(0, 0) + 0, 6) == round(sol.first_player, 6)
+        >>> sol.value_at((0, 0)) == sol.value
         True
         """
-        i, j = (_points(n, v, 0, self.target - 5) for n, v in (("i", i), ("j", j)))
-        return float(self.W[i // 5, j // 5])
+        if not isinstance(state, tuple) or len(state) != 2:
+            raise ValueError(f"state must be a pair of scores (i, j), such as (0, 0), got {state!r}"[:200])
+        i, j = self._scores(*state, names=("state (i)", "state (j)"))
+        return float(self.values[i // 5, j // 5])
 
     def threshold(self, i: int, j: int, choice: Choice) -> int:
         """The turn points from which the mover at ``(i, j)`` banks at ``choice``.
@@ -342,22 +220,32 @@ class RaceSolution:
         >>> solve_race(50).threshold(45, 45, Choice(1, False))   # roll one die on, to lead by 25
         25
         """
-        i, j = (_points(n, v, 0, self.target - 5) for n, v in (("i", i), ("j", j)))
-        return int(self.thresholds[i // 5, j // 5, self.choices.index(_check_choice(choice))])
+        i, j = self._scores(i, j)
+        return int(self.thresholds[i // 5, j // 5, self.choices.index(_check_choice("choice", choice))])
 
-    def banks(self, i: int, j: int, choice: Choice, points: int) -> bool:
-        """Whether the mover at ``(i, j)`` banks at ``choice`` with ``points`` made in the turn.
+    def best_action(self, state) -> str:
+        """What the mover does at ``state = (i, j, choice, points)``, with ``points`` made in the
+        turn at ``choice``: ``"bank"`` or ``"roll"``.
 
         >>> sol = solve_race(50)
-        >>> sol.banks(45, 45, Choice(1, False), 5), sol.banks(45, 45, Choice(1, False), 25)
-        (False, True)
+        >>> sol.best_action((45, 45, Choice(1, False), 5)), sol.best_action((45, 45, Choice(1, False), 25))
+        ('roll', 'bank')
         """
-        c = self.choices.index(_check_choice(choice))
-        points = _points("points", points, 5, 10**6)
-        if points >= self.threshold(i, j, choice):
-            return True
+        if not isinstance(state, tuple) or len(state) != 4:
+            raise ValueError(
+                f"state must be (i, j, choice, points), such as (0, 0, Choice(1, True), 5), got {state!r}"[
+                    :200
+                ]
+            )
+        i, j, choice, points = state
+        i, j = self._scores(i, j, names=("state (i)", "state (j)"))
+        c = self.choices.index(_check_choice("state (choice)", choice))
+        points = check_points("state (points)", points, 5, 10**6)
+        if points >= self.thresholds[i // 5, j // 5, c]:
+            return "bank"
         ex = self.exceptions
-        return bool(((ex[:, 0] == i) & (ex[:, 1] == j) & (ex[:, 2] == c) & (ex[:, 3] == points)).any())
+        hit = ((ex[:, 0] == i) & (ex[:, 1] == j) & (ex[:, 2] == c) & (ex[:, 3] == points)).any()
+        return "bank" if hit else "roll"
 
     def threshold_grid(self, choice: Choice = _FOUR_DICE) -> dict:
         """The thresholds at ``choice`` over both scores, for a figure: ``scores`` (points, the
@@ -367,7 +255,7 @@ class RaceSolution:
         >>> grid["thresholds"].shape, grid["dice"]
         ((10, 10), '3W + 1B')
         """
-        c = self.choices.index(_check_choice(choice))
+        c = self.choices.index(_check_choice("choice", choice))
         return {
             "scores": np.arange(0, self.target, 5),
             "thresholds": self.thresholds[:, :, c].copy(),
@@ -375,23 +263,10 @@ class RaceSolution:
         }
 
 
-def _check_choice(choice) -> Choice:
+def _check_choice(name: str, choice) -> Choice:
     if not isinstance(choice, Choice):
-        raise ValueError(f"choice must be a Choice, such as Choice(3, True), got {choice!r}")
+        raise ValueError(f"{name} must be a Choice, such as Choice(3, True), got {choice!r}")
     return choice
-
-
-def _setup(target, minimum, horizon, rules):
-    target = _points("target", target, 5, 100_000)
-    minimum = _points("minimum", minimum, 0, 5000)
-    rules = _check_rules(rules)
-    horizon = check_optional_int("horizon", horizon, 5, 5 * _MAX_HORIZON)
-    if horizon is not None and horizon % 5:
-        raise ValueError(f"horizon: a need in points, a multiple of 5, got {horizon}")
-    NH = max(_default_horizon(rules), minimum // 5) if horizon is None else horizon // 5
-    if NH < minimum // 5:
-        raise ValueError(f"horizon must be at least minimum ({minimum}), got {5 * NH}")
-    return target, minimum, rules, NH
 
 
 @dataclass(frozen=True)
@@ -427,19 +302,16 @@ def _clear_interiors() -> None:
     _INTERIOR.clear()
 
 
-def _cost(name, value, g, NH, sweeps):
-    """Memory and steps of solving a race of ``g`` units (``sweeps``: relative to the levels)."""
-    rows = g + NH + 102
-    check_cost(
-        name,
-        value,
-        memory=8 * (40 * rows + 12 * g * g),
-        steps=_STEPS_PER_STATE * sweeps * g * g * (g / 2 + 20) * (1 + g / 150),
-        what="the race's value iteration",
-    )
-    return rows
-
-
+@validated(
+    target=TARGET,
+    minimum=MINIMUM,
+    horizon=HORIZON,
+    rules=RULES,
+    tol=Real(0, 1, open_low=True),
+    method=OneOf(("levels", "plain")),
+    max_iter=Int(1, 10**6),
+    example={"target": 20},
+)
 def solve_race(
     target: int = 500,
     *,
@@ -477,16 +349,13 @@ def solve_race(
     Examples
     --------
     >>> sol = solve_race(100)
-    >>> 0.5 < sol.first_player < 0.6, sol.residual < 1e-12
+    >>> 0.5 < sol.value < 0.6, sol.residual < 1e-12
     (True, True)
     """
-    target, minimum, rules, NH = _setup(target, minimum, horizon, rules)
-    tol = check_float("tol", tol, 0, 1, open_low=True)
-    method = check_choice("method", method, ("levels", "plain"))
-    max_iter = check_int("max_iter", max_iter, 1, 10**6)
+    NH = horizon_units(minimum, horizon, rules)
     g = target // 5
-    rows = _cost("target", target, g, NH, 1 if method == "levels" else 4)
-    tb = _tables(rules, minimum // 5, NH, False)
+    rows = cost("target", target, g, NH, 1 if method == "levels" else 4)
+    tb = tables(rules, minimum // 5, NH, False)
     S, nf = tb["S"], tb["nf"]
     V, D = _kernels.scratch(rows, S, S - nf)
     args = (tb["tab"], tb["LT2"], tb["MT2"], tb["WSTAR2"])
@@ -535,7 +404,7 @@ def solve_race(
         W,
         5 * T,
         ex,
-        _turn(rules).choices,
+        turn(rules).choices,
         int((irregular > 0).sum()),
         int(iterations),
         int(evaluations),

@@ -8,47 +8,44 @@ the win chance of A to move and ``W_B`` B's, a turn of A ends in ``1 - W_B(j, i)
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_float
-from dicelab.wimpout import _kernels
-from dicelab.wimpout.dice import Rules, _check_rules
-from dicelab.wimpout.play import play_for_points
-from dicelab.wimpout.race import RaceSolution, _cost, _points, _tables, _turn
+from dicelab.core.checks import check_cost, check_float, check_int
+from dicelab.core.sample import Sample
+from dicelab.core.spec import validated
+from dicelab.wimpout import _common, _kernels
+from dicelab.wimpout._common import RULES
+from dicelab.wimpout._race_tables import MINIMUM, TARGET, cost, for_points_table, policy, tables
+from dicelab.wimpout.dice import score
+from dicelab.wimpout.race import RaceSolution
+from dicelab.wimpout.records import Choice, Rules
 
-__all__ = ["for_points_thresholds", "RaceMatch", "evaluate_race", "ForPointsLoss", "for_points_loss"]
+__all__ = [
+    "for_points_thresholds",
+    "RaceMatch",
+    "evaluate_race",
+    "ForPointsLoss",
+    "for_points_loss",
+    "simulate_race",
+]
 
 
-@functools.lru_cache(maxsize=8)
-def _for_points(rules: Rules, minimum: int) -> dict:
-    return dict(play_for_points(rules, minimum=minimum).thresholds)
-
-
+@validated(target=TARGET, minimum=MINIMUM, rules=RULES)
 def for_points_thresholds(target: int = 500, *, minimum: int = 35, rules: Rules = Rules()) -> np.ndarray:
-    """The thresholds of the turn played for points (:func:`play_for_points`) at every score pair.
+    """The thresholds of the turn played for points (:func:`solve_turn`) at every score pair.
 
-    The same whatever the scores, but at score 0 those of ``play_for_points(minimum=minimum)``
+    The same whatever the scores, but at score 0 those of ``solve_turn(minimum=minimum)``
     (banking below the minimum would bank nothing). Shaped as :attr:`RaceSolution.thresholds`.
 
     >>> T = for_points_thresholds(50)
     >>> T.shape, int(T[1, 0, 0]), int(T[0, 0, 0])
     ((10, 10, 8), 25, 35)
     """
-    target = _points("target", target, 5, 100_000)
-    minimum = _points("minimum", minimum, 0, 5000)
-    rules = _check_rules(rules)
-    g = target // 5
-    check_cost("target", target, memory=64 * g * g)
-    choices = _turn(rules).choices
-    T = np.zeros((g, g, len(choices)), dtype=np.int64)
-    anywhere, from_zero = _for_points(rules, 0), _for_points(rules, minimum)
-    T[:, :] = [anywhere[c] for c in choices]
-    T[0, :] = [from_zero[c] for c in choices]
-    return T
+    return for_points_table(target, minimum, rules)
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,29 +65,6 @@ class RaceMatch:
     @property
     def first_wins(self) -> float:
         return float(self.WA[0, 0])
-
-
-def _policy(name: str, value, sol: RaceSolution):
-    """``(thresholds in units, exceptions (choice, turn units), their pointers by score pair)``."""
-    g = sol.target // 5
-    if isinstance(value, str) and value == "optimal":
-        ex = sol.exceptions[np.lexsort((sol.exceptions[:, 1], sol.exceptions[:, 0]))]
-        pairs = ex[:, 0] // 5 * g + ex[:, 1] // 5
-        ptr = np.searchsorted(pairs, np.arange(g * g + 1))
-        return sol.thresholds // 5, np.ascontiguousarray(ex[:, 2:] // [1, 5]), ptr
-    T = None
-    if isinstance(value, str) and value == "for points":
-        T = for_points_thresholds(sol.target, minimum=sol.minimum, rules=sol.rules)
-    elif isinstance(value, np.ndarray) and value.shape == sol.thresholds.shape and value.dtype.kind in "iu":
-        if (value >= 5).all() and (value % 5 == 0).all() and (value <= sol.target + sol.horizon).all():
-            T = value
-    if T is None:
-        raise ValueError(
-            f"{name} must be 'optimal', 'for points' or an integer array of thresholds shaped "
-            f"{(g, g, len(sol.choices))} (points: multiples of 5 from 5 to {sol.target + sol.horizon}), "
-            f"got {value!r}"[:300]
-        )
-    return T.astype(np.int64) // 5, np.zeros((0, 2), dtype=np.int64), np.zeros(g * g + 1, dtype=np.int64)
 
 
 def evaluate_race(
@@ -117,25 +91,23 @@ def evaluate_race(
     >>> from dicelab.wimpout import solve_race
     >>> sol = solve_race(50)
     >>> match = evaluate_race(sol, "optimal", "optimal")
-    >>> abs(match.first_wins - sol.first_player) < 1e-12
+    >>> abs(match.first_wins - sol.value) < 1e-12
     True
     """
     if not isinstance(solution, RaceSolution):
         raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
-    (TA, XA, PA), (TB, XB, PB) = _policy("first", first, solution), _policy("second", second, solution)
+    (TA, XA, PA), (TB, XB, PB) = policy("first", first, solution), policy("second", second, solution)
     tol = check_float("tol", tol, 0, 1, open_low=True)
     return _evaluate(solution, TA, XA, PA, TB, XB, PB, tol)
 
 
 def _evaluate(solution, TA, XA, PA, TB, XB, PB, tol) -> RaceMatch:
     """The match of two policies in units (see :func:`_policy`); one policy is solved once for both."""
-    same = TA is TB or (
-        np.array_equal(TA, TB) and np.array_equal(XA, XB) and np.array_equal(PA, PB)
-    )
+    same = TA is TB or (np.array_equal(TA, TB) and np.array_equal(XA, XB) and np.array_equal(PA, PB))
     g, NH = solution.target // 5, solution.horizon // 5
     top = int(max(TA.max(), TB.max()))
-    rows = _cost("solution", g, g, max(NH, top), 1)
-    tb = _tables(solution.rules, solution.minimum // 5, NH, False)
+    rows = cost("solution", g, g, max(NH, top), 1)
+    tb = tables(solution.rules, solution.minimum // 5, NH, False)
     S, nf = tb["S"], tb["nf"]
     V, D = _kernels.scratch(rows, S, S - nf)
     WA = np.full((g, g), 0.5)
@@ -191,7 +163,7 @@ class ForPointsLoss:
 
 
 def for_points_loss(solution: RaceSolution) -> ForPointsLoss:
-    """The win chance given up by playing each turn for points (:func:`play_for_points`).
+    """The win chance given up by playing each turn for points (:func:`solve_turn`).
 
     Two matches: the one of the player for points against the optimal one gives both orders of
     play (each player's win chance as the mover, at every score pair), and the player for points
@@ -207,9 +179,112 @@ def for_points_loss(solution: RaceSolution) -> ForPointsLoss:
     # One match of the two policies gives both first movers: WA[0, 0] with the player for points
     # first, WB[0, 0] (the optimal player to move at 0 against 0) with the optimal player first.
     # The two matches are independent: solved side by side (the kernel releases the GIL).
-    fp, opt = _policy("first", "for points", solution), _policy("second", "optimal", solution)
+    fp, opt = policy("first", "for points", solution), policy("second", "optimal", solution)
     with ThreadPoolExecutor(max_workers=2) as pool:
         mixed = pool.submit(_evaluate, solution, *fp, *opt, 1e-12)
         alike = pool.submit(_evaluate, solution, *fp, *fp, 1e-12)
         mixed, alike = mixed.result(), alike.result()
-    return ForPointsLoss(solution.first_player, mixed.first_wins, float(mixed.WB[0, 0]), alike.first_wins)
+    return ForPointsLoss(solution.value, mixed.first_wins, float(mixed.WB[0, 0]), alike.first_wins)
+
+
+# --------------------------------------------------------------------------- games played with dice
+
+
+def _roll_step(white: int, black: bool, flash, roll: tuple, rules: Rules):
+    """One roll of a turn scored by :func:`score`: ``(kind, white, black, flash, points)``.
+
+    Written out from the rules, not read from the outcome tables: ``kind`` is ``"repeat"`` (the
+    Flash face again: the same dice, no points), ``"win"``, ``"lose"``, ``"wimpout"``,
+    ``"forced"`` (roll the returned dice: a Flash to clear, or all five after every die scored)
+    or ``"choice"`` (bank, or roll the dice that did not score).
+    """
+    if flash is not None and flash in roll:
+        return "repeat", white, black, flash, 0
+    if flash is not None and flash == rules.sun_value:  # the wild sun must not repeat the Flash
+        rules = dataclasses.replace(rules, sun_value=15 - flash)
+    sc = score(roll, has_black=black, rules=rules)
+    if sc.outcome != "points":
+        return sc.outcome, 0, False, None, 0
+    left_white = sum(1 for k in range(white) if not sc.scoring[k])
+    left_black = black and not sc.scoring[-1]
+    if left_white == 0 and not left_black:
+        return "forced", rules.white_dice, True, sc.flash, sc.points
+    return ("forced" if sc.flash is not None else "choice"), left_white, left_black, sc.flash, sc.points
+
+
+def _play_turn(rng, rules: Rules, banks):
+    """A turn with random dice: ``(ending, points)``; ``banks(choice, points)`` decides at a choice."""
+    white, black, flash, points = rules.white_dice, True, None, 0
+    while True:
+        roll = _common.roll_dice(rng, white, black)
+        kind, white2, black2, flash2, gained = _roll_step(white, black, flash, roll, rules)
+        if kind in ("win", "lose", "wimpout"):
+            return kind, 0
+        white, black, flash, points = white2, black2, flash2, points + gained
+        if kind == "choice" and banks(Choice(white, black), points):
+            return "bank", points
+
+
+def simulate_race(solution: RaceSolution, n: int, *, seed: int, first="optimal", second="optimal") -> Sample:
+    """Play ``n`` whole games with random dice, each roll scored by :func:`score` (not the tables).
+
+    The players follow ``first`` and ``second`` (as in :func:`evaluate_race`); the Last Licks
+    turn rolls until it can bank the lead plus 5. About 0.5 ms a game to 50 points.
+
+    Parameters
+    ----------
+    solution : RaceSolution
+        The race: target, rules and the ``"optimal"`` policy.
+    n : int
+        How many games (at least 2).
+    seed : int
+        Seed of the random generator (a non-negative integer).
+    first, second : ``"optimal"``, ``"for points"`` or an array of thresholds
+        The policies of the first mover and of the other.
+
+    Returns
+    -------
+    Sample
+        Per game, ``"won"``: 1 if the first mover won, else 0.
+
+    Examples
+    --------
+    >>> from dicelab.wimpout import solve_race
+    >>> played = simulate_race(solve_race(20), 200, seed=1)
+    >>> 0 < played.mean("won") < 1
+    True
+    """
+    if not isinstance(solution, RaceSolution):
+        raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
+    n, seed = check_int("n", n, 2), check_int("seed", seed, 0)
+    policies = [policy("first", first, solution), policy("second", second, solution)]
+    check_cost("n", n, steps=5e4 * n * (2 + solution.target / 10), what="games played in Python")
+    G, m5, rules = solution.target // 5, solution.minimum // 5, solution.rules
+    index = {c: k for k, c in enumerate(solution.choices)}
+    rng = np.random.default_rng(seed)
+
+    def banks(player, i, j):
+        T, X, P = policies[player]
+        extra = {(int(c), int(r)) for c, r in X[P[i * G + j] : P[i * G + j + 1]]}
+        return lambda c, p: p // 5 >= T[i, j, index[c]] or (index[c], p // 5) in extra
+
+    won = np.zeros(n, dtype=np.int64)
+    for game in range(n):
+        score5, mover = [0, 0], 0
+        while True:
+            i, j = score5[mover], score5[1 - mover]
+            kind, points = _play_turn(rng, rules, banks(mover, i, j))
+            if kind in ("win", "lose"):
+                winner = mover if kind == "win" else 1 - mover
+                break
+            if kind == "bank" and (i > 0 or points // 5 >= m5):
+                score5[mover] += points // 5
+            if score5[mover] >= G:  # Last Licks: the other needs the lead plus 5
+                need = score5[mover] - j + 1
+                need = max(need, m5) if j == 0 else need
+                kind, points = _play_turn(rng, rules, lambda c, p, need=need: p // 5 >= need)
+                winner = 1 - mover if kind in ("win", "bank") else mover
+                break
+            mover = 1 - mover
+        won[game] = winner == 0
+    return Sample(n=n, seed=seed, columns={"won": won})

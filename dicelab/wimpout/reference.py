@@ -1,11 +1,13 @@
-"""Cross-checks of :mod:`dicelab.wimpout.race`: the race solved exactly, and games played with dice.
+"""The race's exact reference: :func:`exact_race` solves the race to a small target in fractions.
 
-* :func:`exact_race` runs the race's kernels in ``Fraction`` (their ``py_func``) and solves each
-  level's two equations exactly: the floats of :func:`~dicelab.wimpout.solve_race` are tested
-  against it on small targets;
-* :func:`simulate_race` plays whole games with random dice, every roll scored by
-  :func:`~dicelab.wimpout.score` and the turn's flow written out from the rules (not read from
-  the outcome tables), under the solved policies.
+It runs the race's kernels in ``Fraction`` (their ``py_func``) and solves each level's two
+equations exactly: the floats of :func:`~dicelab.wimpout.solve_race` are tested against it on
+small targets. (Games played with dice, the other check of the race, are
+:func:`~dicelab.wimpout.simulate_race`.)
+
+>>> from dicelab.wimpout import reference
+>>> reference.exact_race(5, minimum=0, horizon=150).value
+Fraction(...)
 """
 
 from __future__ import annotations
@@ -15,137 +17,48 @@ from fractions import Fraction
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_int
+from dicelab.core.checks import check_cost
+from dicelab.core.spec import Check, validated
 from dicelab.wimpout import _kernels
-from dicelab.wimpout.dice import BLACK_FACES, WHITE_FACES, Rules, score
-from dicelab.wimpout.play import Choice
-from dicelab.wimpout.race import _STEPS_PER_LEVEL, RaceSolution, _setup, _tables, solve_race
-from dicelab.wimpout.race_match import _policy
+from dicelab.wimpout._common import RULES
+from dicelab.wimpout._race_tables import HORIZON, MINIMUM, STEPS_PER_LEVEL, TARGET, horizon_units, tables
+from dicelab.wimpout.race import solve_race
+from dicelab.wimpout.records import Rules
 
-__all__ = ["simulate_race", "ExactRace", "exact_race"]
-
-
-def _roll_step(white: int, black: bool, flash, roll: tuple, rules: Rules):
-    """One roll of a turn scored by :func:`score`: ``(kind, white, black, flash, points)``.
-
-    ``kind``: ``"repeat"`` (the Flash face again: the same dice, no points), ``"win"``,
-    ``"lose"``, ``"wimpout"``, ``"forced"`` (roll the returned dice: a Flash to clear, or all
-    five after every die scored) or ``"choice"`` (bank, or roll the dice that did not score).
-    """
-    if flash is not None and flash in roll:
-        return "repeat", white, black, flash, 0
-    if flash is not None and flash == rules.sun_value:  # the wild sun must not repeat the Flash
-        rules = Rules(15 - flash, rules.fourth_scores, rules.two_pairs)
-    sc = score(roll, has_black=black, rules=rules)
-    if sc.outcome != "points":
-        return sc.outcome, 0, False, None, 0
-    left_white = sum(1 for k in range(white) if not sc.scoring[k])
-    left_black = black and not sc.scoring[-1]
-    if left_white == 0 and not left_black:
-        return "forced", 4, True, sc.flash, sc.points
-    return ("forced" if sc.flash is not None else "choice"), left_white, left_black, sc.flash, sc.points
-
-
-def _play_turn(rng, rules: Rules, banks):
-    """A turn with random dice: ``(ending, points)``; ``banks(choice, points)`` decides at a choice."""
-    white, black, flash, points = 4, True, None, 0
-    while True:
-        roll = tuple(WHITE_FACES[k] for k in rng.integers(6, size=white))
-        roll += (BLACK_FACES[rng.integers(6)],) if black else ()
-        kind, white2, black2, flash2, gained = _roll_step(white, black, flash, roll, rules)
-        if kind in ("win", "lose", "wimpout"):
-            return kind, 0
-        white, black, flash, points = white2, black2, flash2, points + gained
-        if kind == "choice" and banks(Choice(white, black), points):
-            return "bank", points
-
-
-def simulate_race(
-    solution: RaceSolution, n_games: int, seed: int, *, first="optimal", second="optimal"
-) -> dict:
-    """Play whole games with random dice, each roll scored by :func:`score` (not the tables).
-
-    The players follow ``first`` and ``second`` (as in :func:`evaluate_race`); the Last Licks
-    turn rolls until it can bank the lead plus 5. About 0.5 ms a game to 50 points.
-
-    Parameters
-    ----------
-    solution : RaceSolution
-        The race: target, rules and the ``"optimal"`` policy.
-    n_games : int
-        How many games (at least 2).
-    seed : int
-        Seed of the random generator (a non-negative integer).
-    first, second : ``"optimal"``, ``"for points"`` or an array of thresholds
-        The policies of the first mover and of the other.
-
-    Returns
-    -------
-    dict
-        ``first_wins``: the first mover's share of wins, and its ``stderr``.
-
-    Examples
-    --------
-    >>> out = simulate_race(solve_race(20), 200, seed=1)
-    >>> 0 < out["first_wins"] < 1
-    True
-    """
-    if not isinstance(solution, RaceSolution):
-        raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
-    n_games, seed = check_int("n_games", n_games, 2), check_int("seed", seed, 0)
-    policies = [_policy("first", first, solution), _policy("second", second, solution)]
-    check_cost(
-        "n_games", n_games, steps=5e4 * n_games * (2 + solution.target / 10), what="games played in Python"
-    )
-    G, m5, rules = solution.target // 5, solution.minimum // 5, solution.rules
-    index = {c: k for k, c in enumerate(solution.choices)}
-    rng = np.random.default_rng(seed)
-
-    def banks(player, i, j):
-        T, X, P = policies[player]
-        extra = {(int(c), int(r)) for c, r in X[P[i * G + j] : P[i * G + j + 1]]}
-        return lambda c, p: p // 5 >= T[i, j, index[c]] or (index[c], p // 5) in extra
-
-    wins = np.zeros(n_games)
-    for game in range(n_games):
-        score5, mover = [0, 0], 0
-        while True:
-            i, j = score5[mover], score5[1 - mover]
-            kind, points = _play_turn(rng, rules, banks(mover, i, j))
-            if kind in ("win", "lose"):
-                winner = mover if kind == "win" else 1 - mover
-                break
-            if kind == "bank" and (i > 0 or points // 5 >= m5):
-                score5[mover] += points // 5
-            if score5[mover] >= G:  # Last Licks: the other needs the lead plus 5
-                need = score5[mover] - j + 1
-                need = max(need, m5) if j == 0 else need
-                kind, points = _play_turn(rng, rules, lambda c, p, need=need: p // 5 >= need)
-                winner = 1 - mover if kind in ("win", "bank") else mover
-                break
-            mover = 1 - mover
-        wins[game] = winner == 0
-    return {"first_wins": float(wins.mean()), "stderr": float(wins.std(ddof=1) / np.sqrt(n_games))}
+__all__ = ["ExactRace", "exact_race"]
 
 
 @dataclass(frozen=True, eq=False)
 class ExactRace:
-    """The optimal race solved exactly: ``W[i // 5, j // 5]`` as fractions (an object array).
+    """The optimal race solved exactly: ``values[i // 5, j // 5]`` as fractions (an object array).
 
-    ``newton_steps``: the most exact solves one level needed; ``first_player = W[0, 0]``.
+    ``newton_steps``: the most exact solves one level needed; ``value = values[0, 0]``, the first
+    player's win chance.
     """
 
     target: int
     minimum: int
     horizon: int
-    W: np.ndarray
+    values: np.ndarray
     newton_steps: int
 
     @property
-    def first_player(self) -> Fraction:
-        return self.W[0, 0]
+    def value(self) -> Fraction:
+        return self.values[0, 0]
 
 
+def _check_given_horizon(name: str, horizon) -> int:
+    if horizon is None:
+        raise ValueError(f"{name} must be given in points (exact tables grow with it), such as 200")
+    return HORIZON(name, horizon)
+
+
+@validated(
+    target=TARGET,
+    minimum=MINIMUM,
+    horizon=Check(_check_given_horizon, bad=(None, *HORIZON.bad)),
+    rules=RULES,
+)
 def exact_race(
     target: int = 20, *, minimum: int = 35, horizon: int = 200, rules: Rules = Rules()
 ) -> ExactRace:
@@ -175,23 +88,21 @@ def exact_race(
     Examples
     --------
     >>> ex = exact_race(5, minimum=0, horizon=150)
-    >>> abs(float(ex.first_player) - solve_race(5, minimum=0, horizon=150).first_player) < 1e-12
+    >>> abs(float(ex.value) - solve_race(5, minimum=0, horizon=150).value) < 1e-12
     True
     """
-    if horizon is None:
-        raise ValueError("horizon must be given in points (exact tables grow with it), such as 200")
-    target, minimum, rules, NH = _setup(target, minimum, horizon, rules)
+    NH = horizon_units(minimum, horizon, rules)
     g, m = target // 5, minimum // 5
     check_cost(
         "target",
         target,
         memory=1e4 * (g + NH) * 42,
-        steps=2e3 * _STEPS_PER_LEVEL * g * g * (g + NH),
+        steps=2e3 * STEPS_PER_LEVEL * g * g * (g + NH),
         what="an exact solution in fractions",
     )
-    check_cost("horizon", horizon, steps=2e3 * _STEPS_PER_LEVEL * NH * NH, what="exact Last Licks tables")
+    check_cost("horizon", horizon, steps=2e3 * STEPS_PER_LEVEL * NH * NH, what="exact Last Licks tables")
     guess = solve_race(target, minimum=minimum, horizon=5 * NH, rules=rules)
-    tb = _tables(rules, m, NH, True)
+    tb = tables(rules, m, NH, True)
     S, nf = tb["S"], tb["nf"]
     V, D = _kernels.scratch(g + NH + 102, S, S - nf, exact=True)
     D2 = D.copy()  # the choices of the other player of the level
@@ -213,7 +124,7 @@ def exact_race(
     for level in range(2 * g - 2, -1, -1):
         for i in range(max(0, level - g + 1), level // 2 + 1):
             j = level - i
-            u, v = Fraction(guess.W[i, j]), Fraction(guess.W[j, i])
+            u, v = Fraction(guess.values[i, j]), Fraction(guess.values[j, i])
             for steps in range(1, 51):  # noqa: B007 (the count is kept below)
                 fu, f0u = value(i, j, 1 - v, D)
                 fv, f0v = value(j, i, 1 - u, D2) if i != j else (fu, f0u)

@@ -1,35 +1,27 @@
-"""Whole turns, beyond the paper: the exact expected score of a turn, and two simulations."""
+"""Whole turns, beyond the paper: the exact expected score of a turn, and turns played with dice."""
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_int
-from dicelab.core.markov import simulation_cost
-from dicelab.wimpout.chain import (
-    ABSORBING,
-    ROLL_5,
-    STOP,
-    TRANSIENT,
-    _face_of,
-    _step,
-    _step_outcomes,
-    markov_chain,
-    turn_chain,
-)
-from dicelab.wimpout.dice import BLACK_FACES, WHITE_FACES, Rules, _check_rules
+from dicelab.core.checks import check_cost
+from dicelab.core.sample import Sample
+from dicelab.core.spec import Check, Int, validated
+from dicelab.wimpout import _common
+from dicelab.wimpout._common import RULES
+from dicelab.wimpout.chain import turn_chain
+from dicelab.wimpout.play import TurnSolution
+from dicelab.wimpout.records import ABSORBING, ROLL_5, STOP, Choice, Rules
 
-# The expected number of rolls in a turn from Roll 5 is 1.551 to 1.555 under every reading of
-# the rules (see the tests); 1.6 bounds it when a simulation's cost is estimated up front.
-_TURN_ROLLS = 1.6
-# One turn played with random dice through step() in pure Python: about 50 microseconds,
-# i.e. some 5,000 steps at the 10^8 steps a second the cost check counts.
-_PLAY_STEPS_PER_TURN = 5_000
+# One turn played with random dice in pure Python: about 50 microseconds through the chain's
+# step (the paper's player), 160 through the steps of a turn played for points; some 5,000 and
+# 16,000 of the 10^8 steps a second the cost check counts.
+_STEPS_PER_TURN = {Rules: 5_000, TurnSolution: 16_000}
 
 
+@validated(rules=RULES)
 def expected_turn_score(rules: Rules = Rules()) -> Fraction:
     """Exact expected points banked in a turn from ``Roll 5; No Flash``, under the chain's
     assumptions (stop as soon as the rules allow; a Wimpout or an instant result banks 0).
@@ -54,106 +46,102 @@ def expected_turn_score(rules: Rules = Rules()) -> Fraction:
     >>> round(float(expected_turn_score()), 4)
     19.2177
     """
-    chain = turn_chain(_check_rules(rules))
+    chain = turn_chain(rules)
     b = dict(zip(chain.transient, chain.B[:, chain.absorbing.index(STOP)], strict=True)) | {STOP: Fraction(1)}
     r = [
         sum(
             (
                 Fraction(o.points, 6**s.n_dice) * b.get(nxt, 0)
-                for nxt, o in _step_outcomes(s, rules, _face_of(s, None), True).items()
+                for nxt, o in _common.step_outcomes(s, rules, s.face, True).items()
             ),
             Fraction(0),
         )
         for s in chain.transient
     ]
-    return chain.N.dot(np.array(r, dtype=object))[chain.transient.index(ROLL_5)]
+    return chain.N.dot(np.array(r, dtype=object))[chain.transient.index(rules.roll_all)]
 
 
-def simulate_turns(n_turns: int, seed: int, rules: Rules = Rules()):
-    """Whole turns sampled from the chain's transition matrix (see :meth:`AbsorbingChain.simulate`).
-
-    Parameters
-    ----------
-    n_turns : int
-        How many turns (at least 1). The runs are vectorised: about 250 bytes of working
-        memory a turn, so tens of millions of turns at most.
-    seed : int
-        Seed of the random generator (a non-negative integer).
-    rules : Rules
-        The readings of the rules.
-
-    Returns
-    -------
-    dicelab.core.sample.Sample
-        Columns ``"absorbed"`` (how each turn ended, as an index into ``ABSORBING``) and
-        ``"steps"`` (its rolls).
-
-    Examples
-    --------
-    >>> sample = simulate_turns(1000, seed=1)
-    >>> sorted(sample.columns), sample.n
-    (['absorbed', 'steps'], 1000)
-    """
-    n_turns, seed, rules = check_int("n_turns", n_turns, 1), check_int("seed", seed, 0), _check_rules(rules)
-    n_states = len(TRANSIENT) + len(ABSORBING)
-    cost = simulation_cost(n_turns, n_states, _TURN_ROLLS)
-    check_cost("n_turns", n_turns, **cost, what="the simulated turns")
-    return markov_chain(rules).simulate(n_turns, seed=seed, start=ROLL_5)
+def _check_player(name: str, player):
+    if not isinstance(player, Rules | TurnSolution):
+        raise ValueError(
+            f"{name} must be a Rules record (the paper's player, who stops as soon as the rules allow) "
+            f"or a TurnSolution (as solve_turn returns), got {player!r}"[:300]
+        )
+    return player
 
 
-def play_turns(n_turns: int, seed: int, rules: Rules = Rules()) -> dict:
-    """Play whole turns with random dice through :func:`step` (not through the chain's matrix).
+_ENDING = {s: k for k, s in enumerate(ABSORBING)}
 
-    Same assumptions as the chain: reroll only when forced, clear with the black die. Returns
-    the frequency of each ending, the mean steps and the mean points banked, with standard
-    errors. A Python loop: about 10^5 turns in a few seconds.
+
+@validated(
+    player=Check(_check_player, bad=(None, "best", 3, ROLL_5)),
+    n=Int(1),
+    seed=Int(0),
+    example={"player": Rules(), "n": 10, "seed": 1},
+)
+def simulate_turns(player, n: int, *, seed: int) -> Sample:
+    """Play ``n`` whole turns with random dice, every roll scored by the rules engine (no table
+    is read): a check of the exact values by sampling.
 
     Parameters
     ----------
-    n_turns : int
-        How many turns (at least 2, for a standard error; at most some 7 x 10^7, an hour's play).
+    player : Rules or TurnSolution
+        Who plays: a :class:`Rules` record is the paper's player under those rules (rolls only
+        when forced, stops as soon as the rules allow, clears a Flash with the black die); a
+        :class:`TurnSolution` (:func:`solve_turn`) banks at a choice as its policy says, under
+        its rules and ``minimum``.
+    n : int
+        How many turns. A Python loop: some 10^5 turns in a few seconds.
     seed : int
         Seed of the random generator (a non-negative integer).
-    rules : Rules
-        The readings of the rules.
 
     Returns
     -------
-    dict
-        ``absorbed`` (frequency of each ending), ``mean_steps``, ``steps_stderr``,
-        ``mean_points``, ``points_stderr``.
+    Sample
+        Per turn: ``"points"`` (the points banked: 0 after a Wimpout, an instant result, or a
+        bank below ``minimum``), ``"rolls"`` (the rolls made) and ``"ending"`` (the index in
+        :data:`ABSORBING` of how the turn ended: Auto Win, Auto Lose, Score and Stop (banked),
+        Wimpout).
 
     Examples
     --------
-    >>> out = play_turns(200, seed=3)
-    >>> round(sum(out["absorbed"].values()), 12)
-    1.0
+    >>> sample = simulate_turns(Rules(), 200, seed=3)
+    >>> sample.mean("points") > 0, int(sample.counts("ending").sum())
+    (True, 200)
     """
-    n_turns, seed, rules = check_int("n_turns", n_turns, 2), check_int("seed", seed, 0), _check_rules(rules)
     check_cost(
-        "n_turns",
-        n_turns,
-        memory=16 * n_turns,
-        steps=_PLAY_STEPS_PER_TURN * n_turns,
+        "n",
+        n,
+        memory=24 * n,
+        steps=_STEPS_PER_TURN[type(player)] * n,
         what="turns played roll by roll in Python",
     )
     rng = np.random.default_rng(seed)
-    white, black = np.array(WHITE_FACES, dtype=object), np.array(BLACK_FACES, dtype=object)
-    ends, steps, banked = Counter(), np.zeros(n_turns), np.zeros(n_turns)
-    for t in range(n_turns):
-        s, face, points, n = ROLL_5, None, 0, 0
-        while not s.absorbing:
-            roll = tuple(white[rng.integers(6, size=s.white)]) + (
-                (black[rng.integers(6)],) if s.black else ()
-            )
-            st = _step(s, roll, face, rules)
-            s, face, points, n = st.state, st.flash, points + st.points, n + 1
-        ends[s] += 1
-        steps[t], banked[t] = n, points if s == STOP else 0
-    return {
-        "absorbed": {a: ends[a] / n_turns for a in ABSORBING},
-        "mean_steps": steps.mean(),
-        "steps_stderr": steps.std(ddof=1) / np.sqrt(n_turns),
-        "mean_points": banked.mean(),
-        "points_stderr": banked.std(ddof=1) / np.sqrt(n_turns),
-    }
+    points, rolls, ending = np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    for t in range(n):
+        if isinstance(player, Rules):
+            s, banked, k = _paper_turn(rng, player)
+        else:
+            s, banked, k = _turn_by(rng, player)
+        points[t], rolls[t], ending[t] = banked, k, _ENDING[s]
+    return Sample(n=n, seed=seed, columns={"points": points, "rolls": rolls, "ending": ending})
+
+
+def _paper_turn(rng, rules: Rules):
+    """One turn of the paper's player: ``(ending, points banked, rolls)``."""
+    s, face, points, k = rules.roll_all, None, 0, 0
+    while not s.absorbing:
+        st = _common.step(s, _common.roll_dice(rng, s.white, s.black), face, rules)
+        s, face, points, k = st.state, st.flash, points + st.points, k + 1
+    return s, (points if s == STOP else 0), k
+
+
+def _turn_by(rng, solution: TurnSolution):
+    """One turn banked as ``solution`` says: ``(ending, points banked, rolls)``."""
+    s, points, k, rules = solution.rules.roll_all, 0, 0, solution.rules
+    while s not in _common.ENDINGS and not (isinstance(s, Choice) and points >= solution.policy[s]):
+        s, gain = _common.turn_step(s, _common.roll_dice(rng, s.white, s.black), rules)
+        points, k = points + gain, k + 1
+    if isinstance(s, Choice):
+        return STOP, (points if points >= solution.minimum else 0), k
+    return s, 0, k

@@ -40,9 +40,10 @@ ROWS = [
         ["min", 1, None, "MAX", ["max"], b"max"],
         lambda v: wimpout.Rules(two_pairs=v),
     ),
+    Row(wimpout.Rules, "white_dice", INTS + [0, 5, 4.0], lambda v: wimpout.Rules(white_dice=v)),
     Row(wimpout.score, "roll", ROLLS, lambda v: wimpout.score(v)),
     Row(wimpout.score, "has_black", BOOLS_NOT_NONE, lambda v: wimpout.score((5, 2), has_black=v)),
-    Row(wimpout.score, "rules", RULES, lambda v: wimpout.score((5, 2, 3, 4, 6), rules=v)),
+    Row(wimpout.parse_roll, "has_black", BOOLS_NOT_NONE, lambda v: wimpout.parse_roll("5 2", has_black=v)),
     Row(wimpout.show, "roll", [None, 5, "55555", (), (7,), (5, 2, 3, 4, 6, 2)], lambda v: wimpout.show(v)),
     Row(
         wimpout.parse_roll,
@@ -53,23 +54,22 @@ ROWS = [
     Row(
         wimpout.pattern_rolls,
         "whites",
-        STRINGS + ["", "4 4 a", "4 4 a b c", "4 4 * a", "4 4 7 a", "4 4 c a"],
+        ["", "4 4 a", "4 4 a b c", "4 4 * a", "4 4 7 a", "4 4 c a"],
         lambda v: wimpout.pattern_rolls(v, "4"),
     ),
     Row(
         wimpout.pattern_rolls,
         "black",
-        STRINGS + ["", "3", "c", "4 4", "7"],
+        ["", "3", "c", "4 4", "7"],
         lambda v: wimpout.pattern_rolls("4 4 a b", v),
     ),
-    Row(wimpout.all_rolls, "n_white", INTS + [5, HUGE], lambda v: wimpout.all_rolls(v)),
-    Row(wimpout.all_rolls, "black", BOOLS, lambda v: wimpout.all_rolls(2, v)),
-    Row(wimpout.initial_roll_distribution, "rules", RULES, lambda v: wimpout.initial_roll_distribution(v)),
+    Row(wimpout.all_rolls, "n_white", [HUGE, math.inf], lambda v: wimpout.all_rolls(v)),
     # the turn as an absorbing Markov chain: the state records
-    Row(wimpout.State, "white", INTS + [5, 9, 2, 3], lambda v: wimpout.State(v, True)),
+    Row(wimpout.State, "white", INTS + [5, 9], lambda v: wimpout.State(v, True)),
+    Row(wimpout.State, "white", [3, 4], lambda v: wimpout.State(v, False, (3,))),  # white dice only
     Row(wimpout.State, "white", [0], lambda v: wimpout.State(v, False)),  # rolls no die
     Row(wimpout.State, "black", BOOLS + ["yes"], lambda v: wimpout.State(4, v)),
-    Row(wimpout.State, "black", [True], lambda v: wimpout.State(2, v, (3,))),  # three dice to clear
+    Row(wimpout.State, "flash", [()], lambda v: wimpout.State(0, True, v)),  # one die: no game has it
     Row(
         wimpout.State,
         "flash",
@@ -86,41 +86,28 @@ ROWS = [
     Row(
         wimpout.state,
         "name",
-        ["Flash 7; Reroll 5", "", None, 3, b"Wimpout", ["Wimpout"], "wimpout"],
+        ["Flash 7; Reroll 5", "", "wimpout"],
         lambda v: wimpout.state(v),
     ),
-    Row(wimpout.clearing_state, "face", FACES[:-1], lambda v: wimpout.clearing_state(v, 1, True)),
-    Row(wimpout.clearing_state, "white", INTS + [3, 5], lambda v: wimpout.clearing_state(4, v, False)),
-    Row(wimpout.clearing_state, "black", BOOLS + [2], lambda v: wimpout.clearing_state(4, 1, v)),
+    Row(wimpout.clearing_state, "white", [3], lambda v: wimpout.clearing_state(4, v, False)),
     Row(wimpout.clearing_state, "black", [True], lambda v: wimpout.clearing_state(4, 2, v)),
     # one step
     Row(
         wimpout.step,
         "s",
-        STATES + [wimpout.STOP, wimpout.WIMPOUT],
+        [wimpout.Rules(), wimpout.WIMPOUT],
         lambda v: wimpout.step(v, (5, 2, 3, 4, 6)),
     ),
     Row(wimpout.step, "roll", ROLLS, lambda v: wimpout.step(wimpout.ROLL_5, v)),
     Row(wimpout.step, "roll", [(3,), (2, 4), (SUN, SUN)], lambda v: wimpout.step(CLEAR_3, v)),
     Row(wimpout.step, "face", FACES + [math.nan], lambda v: wimpout.step(CLEAR_3, (2,), face=v)),
     Row(wimpout.step, "face", [5, 3], lambda v: wimpout.step(wimpout.ROLL_5, (5, 2, 3, 4, 6), face=v)),
-    Row(wimpout.step, "rules", RULES, lambda v: wimpout.step(CLEAR_3, (2,), rules=v)),
-    Row(wimpout.rolls, "s", STATES, lambda v: wimpout.rolls(v)),
+    Row(wimpout.rolls, "s", [wimpout.Rules()], lambda v: wimpout.rolls(v)),
     Row(wimpout.by_face, "st", [None, "x", 3, wimpout.ROLL_5, (wimpout.ROLL_5, 0, None)], wimpout.by_face),
-    Row(wimpout.step_outcomes, "s", STATES + [wimpout.WIMPOUT], lambda v: wimpout.step_outcomes(v)),
-    Row(wimpout.step_outcomes, "rules", RULES, lambda v: wimpout.step_outcomes(CLEAR_3, v)),
+    Row(wimpout.step_outcomes, "s", [wimpout.Rules(), wimpout.WIMPOUT], lambda v: wimpout.step_outcomes(v)),
     Row(wimpout.step_outcomes, "face", FACES, lambda v: wimpout.step_outcomes(CLEAR_3, face=v)),
-    Row(wimpout.step_outcomes, "faces", BOOLS, lambda v: wimpout.step_outcomes(CLEAR_3, faces=v)),
-    Row(wimpout.markov_chain, "rules", RULES, lambda v: wimpout.markov_chain(v)),
-    Row(wimpout.turn_chain, "rules", RULES, lambda v: wimpout.turn_chain(v)),
-    # whole turns
-    Row(wimpout.expected_turn_score, "rules", RULES, lambda v: wimpout.expected_turn_score(v)),
-    Row(wimpout.simulate_turns, "n_turns", INTS + [0, HUGE], lambda v: wimpout.simulate_turns(v, seed=1)),
-    Row(wimpout.simulate_turns, "seed", INTS, lambda v: wimpout.simulate_turns(10, seed=v)),
-    Row(wimpout.simulate_turns, "rules", RULES, lambda v: wimpout.simulate_turns(10, seed=1, rules=v)),
-    Row(wimpout.play_turns, "n_turns", INTS + [0, 1, HUGE], lambda v: wimpout.play_turns(v, seed=1)),
-    Row(wimpout.play_turns, "seed", INTS, lambda v: wimpout.play_turns(10, seed=v)),
-    Row(wimpout.play_turns, "rules", RULES, lambda v: wimpout.play_turns(10, seed=1, rules=v)),
+    # whole turns (their other arguments are declared)
+    Row(wimpout.simulate_turns, "n", [HUGE], lambda v: wimpout.simulate_turns(wimpout.Rules(), v, seed=1)),
     # the Wimpout explorer
     Row(WimpoutTurn, "state", STATES + [FINE], lambda v: WimpoutTurn(v)),
     Row(WimpoutTurn, "face", FACES + [math.nan, [3]], lambda v: WimpoutTurn(CLEAR_3, face=v)),
@@ -149,14 +136,14 @@ ROWS = [
 ]
 
 EXEMPT = {
-    "dicelab.wimpout.dice.Score": "a result record, returned by score",
-    "dicelab.wimpout.chain.Step": "a result record, returned by step",
-    "dicelab.wimpout.chain.Outcome": "a result record, returned by step_outcomes",
+    "dicelab.wimpout.records.Score": "a result record, returned by score",
+    "dicelab.wimpout.records.Step": "a result record, returned by step",
+    "dicelab.wimpout.records.Outcome": "a result record, returned by step_outcomes",
 }
 
 
 # a turn played for points
-BEST = wimpout.play_for_points()
+BEST = wimpout.solve_turn()
 TURN_STATES = STATES + [
     wimpout.AUTO_WIN,
     wimpout.state("Flash 2, 4, 6; Reroll 1B"),
@@ -166,36 +153,39 @@ ROWS += [
     Row(wimpout.Choice, "white", NOT_NONE + [5, 0], lambda v: wimpout.Choice(v, False)),
     Row(wimpout.Choice, "black", BOOLS, lambda v: wimpout.Choice(1, v)),
     Row(wimpout.turn_outcomes, "s", TURN_STATES, lambda v: wimpout.turn_outcomes(v)),
-    Row(wimpout.turn_outcomes, "rules", RULES, lambda v: wimpout.turn_outcomes(wimpout.ROLL_5, v)),
-    Row(wimpout.turn_states, "rules", RULES, lambda v: wimpout.turn_states(v)),
-    Row(wimpout.turn_tables, "rules", RULES, lambda v: wimpout.turn_tables(v)),
-    Row(wimpout.play_for_points, "rules", RULES, lambda v: wimpout.play_for_points(v)),
+    Row(wimpout.turn_step, "s", TURN_STATES, lambda v: wimpout.turn_step(v, (5,))),
+    Row(wimpout.turn_step, "roll", ROLLS, lambda v: wimpout.turn_step(wimpout.ROLL_5, v)),
     Row(
-        wimpout.play_for_points,
-        "minimum",
-        NOT_NONE + [7, 10**6],
-        lambda v: wimpout.play_for_points(minimum=v),
+        wimpout.turn_step, "roll", [(5, 2), (SUN,)], lambda v: wimpout.turn_step(wimpout.Choice(1, False), v)
     ),
-    Row(wimpout.TurnPolicy.turn_value, "s", TURN_STATES[:-2], lambda v: BEST.turn_value(v, 0)),
-    Row(wimpout.TurnPolicy.turn_value, "points", POINTS, lambda v: BEST.turn_value(wimpout.ROLL_5, v)),
-    Row(wimpout.TurnPolicy.rolls, "c", STATES, lambda v: BEST.rolls(v, 0)),
-    Row(wimpout.TurnPolicy.rolls, "points", NOT_NONE, lambda v: BEST.rolls(wimpout.CHOICES[0], v)),
+    Row(wimpout.TurnSolution.value_at, "state", STATES + [(wimpout.ROLL_5,)], lambda v: BEST.value_at(v)),
     Row(
-        wimpout.play_turns_by,
-        "policy",
-        [None, "best", wimpout.Rules()],
-        lambda v: wimpout.play_turns_by(v, 10, 0),
+        wimpout.TurnSolution.value_at,
+        "state",
+        [(s, 0) for s in TURN_STATES[:-2]] + [(wimpout.ROLL_5, p) for p in POINTS],
+        lambda v: BEST.value_at(v),
     ),
-    Row(wimpout.play_turns_by, "n_turns", NOT_NONE + [1, HUGE], lambda v: wimpout.play_turns_by(BEST, v, 0)),
-    Row(wimpout.play_turns_by, "seed", NOT_NONE, lambda v: wimpout.play_turns_by(BEST, 10, v)),
+    Row(
+        wimpout.TurnSolution.best_action,
+        "state",
+        [(s, 0) for s in STATES] + [(wimpout.CHOICES[0], p) for p in NOT_NONE],
+        lambda v: BEST.best_action(v),
+    ),
+    Row(
+        wimpout.simulate_turns,
+        "player",
+        [wimpout.Rules, "Rules()", BEST.thresholds],
+        lambda v: wimpout.simulate_turns(v, 10, seed=0),
+    ),
+    Row(wimpout.simulate_turns, "n", [HUGE], lambda v: wimpout.simulate_turns(BEST, v, seed=0)),
 ]
 EXEMPT |= {
     "dicelab.wimpout.play.TurnTables": "a result record, returned by turn_tables",
-    "dicelab.wimpout.play.TurnPolicy": "a result record, returned by play_for_points (its methods have rows)",
+    "dicelab.wimpout.play.TurnSolution": "a result record, returned by solve_turn (its methods have rows)",
 }
 ROWS += [
-    Row(wimpout.TurnPolicy.roll_value, "c", STATES, lambda v: BEST.roll_value(v, 0)),
-    Row(wimpout.TurnPolicy.roll_value, "points", POINTS, lambda v: BEST.roll_value(wimpout.CHOICES[0], v)),
+    Row(wimpout.TurnSolution.roll_value, "c", STATES, lambda v: BEST.roll_value(v, 0)),
+    Row(wimpout.TurnSolution.roll_value, "points", POINTS, lambda v: BEST.roll_value(wimpout.CHOICES[0], v)),
 ]
 
 # the explorer's choice: bank, or roll the free dice on

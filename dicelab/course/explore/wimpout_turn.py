@@ -14,8 +14,7 @@ import numpy as np
 from dicelab import wimpout
 from dicelab.core.checks import check_int, check_sequence
 from dicelab.course.explore._widgets import Explorer, _guarded, _table
-from dicelab.wimpout.dice import _check_roll, _parse_roll
-from dicelab.wimpout.play import Choice, _choice_step, _forced_step
+from dicelab.wimpout import Choice
 
 _PAPER_STATES = wimpout.TRANSIENT + wimpout.ABSORBING
 
@@ -145,15 +144,17 @@ def wimpout_roll(turn: WimpoutTurn, roll) -> WimpoutTurn:
     """
     turn = _check_turn(turn)
     dice = _dice_of(turn)
-    black = dice.black
-    roll = _parse_roll(roll, "roll", black) if isinstance(roll, str) else _check_roll(roll, black)[0]
+    if isinstance(roll, str):
+        try:
+            roll = wimpout.parse_roll(roll, has_black=dice.black)
+        except ValueError as err:  # parse_roll names its argument "text": here it is the roll
+            why = str(err).removeprefix("text: ").replace("text must", "it must", 1)
+            raise ValueError(f"roll {roll!r}: {why}") from None
+    roll = check_sequence("roll", roll, what="faces")
     if len(roll) != dice.n_dice:
         where = f"the free dice {turn.free.dice}" if turn.free is not None else str(turn.state)
         raise ValueError(f"roll: {where} rolls {dice.n_dice} dice (black die last), got {len(roll)}")
-    if turn.free is not None:
-        nxt, gain = _choice_step(turn.free, roll, wimpout.Rules())
-    else:
-        nxt, gain = _forced_step(_fine_state(turn), roll, wimpout.Rules())
+    nxt, gain = wimpout.turn_step(turn.free if turn.free is not None else _fine_state(turn), roll)
     state, face, free = _paper_state(nxt)
     points = 0 if state in (wimpout.WIMPOUT, wimpout.AUTO_LOSE) else turn.points + gain
     return WimpoutTurn(state, face, points, turn.rolls + ((roll, gain, state),), free)
@@ -174,12 +175,12 @@ def wimpout_bank(turn: WimpoutTurn) -> WimpoutTurn:
 
 @functools.cache
 def _best_turn():
-    return wimpout.play_for_points()
+    return wimpout.solve_turn()
 
 
 def choice_values(turn: WimpoutTurn) -> dict[str, Fraction]:
     """At a choice: the expected points banked if the player banks now, and if they roll the free
-    dice and then play best (:func:`~dicelab.wimpout.play_for_points`).
+    dice and then play best (:func:`~dicelab.wimpout.solve_turn`).
 
     >>> v = choice_values(wimpout_roll(WimpoutTurn(), "5 2 3 4 6"))
     >>> v["bank"], round(float(v["roll"]), 2)   # roll the four free dice: far better than 5
