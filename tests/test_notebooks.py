@@ -50,12 +50,20 @@ def test_the_fast_run_checks_every_claim(nb_path, tmp_path, nbval_checks_ledger)
     assert key(frame) == key(committed), "the fast run must check the same claims as the full run"
 
 
-def opening(stem: str, names: list[str]) -> nbformat.NotebookNode:
-    """The notebook's cells up to the one after its parameters cell (which checks them), then a
-    cell that prints ``names`` as JSON."""
-    nb = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+def checking_cell(nb) -> int:
+    """The index of the cell that checks the parameters: the first after the parameters cell that
+    starts the chapter (``start_chapter``), or else the one right after it."""
     tagged = next(k for k, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", []))
-    nb.cells = nb.cells[: tagged + 2]
+    near = range(tagged + 1, min(tagged + 3, len(nb.cells)))
+    after = [k for k in near if "start_chapter(" in nb.cells[k].source]
+    return after[0] if after else tagged + 1
+
+
+def opening(stem: str, names: list[str]) -> nbformat.NotebookNode:
+    """The notebook's cells up to the one that checks its parameters, then a cell that prints
+    ``names`` as JSON."""
+    nb = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+    nb.cells = nb.cells[: checking_cell(nb) + 1]
     echo = ", ".join(f"{n!r}: {n}" for n in names)
     nb.cells.append(nbformat.v4.new_code_cell(f"import json\nprint(json.dumps({{{echo}}}))"))
     return nb
@@ -115,6 +123,8 @@ def test_bad_parameters_are_refused_by_name(stem, parameters, message, tmp_path)
     with pytest.raises(pm.PapermillExecutionError) as err:
         execute(nb_path, tmp_path / nb_path.name, parameters)
     assert err.value.ename == "ValueError" and message in err.value.evalue
-    # refused in the cell after the parameters, before any work: the first cell (dicelab is there),
-    # the parameters, papermill's injected parameters, then the refusal
-    assert err.value.exec_count <= 4, "refused in the cell after the parameters, before any work"
+    # refused in the cell that checks the parameters, before any work: the code cells before it, the
+    # parameters, papermill's injected parameters (one more cell), then the refusal
+    nb = nbformat.read(nb_path, as_version=4)
+    checking = sum(c.cell_type == "code" for c in nb.cells[: checking_cell(nb) + 1]) + 1
+    assert err.value.exec_count <= checking, "refused in the cell that checks the parameters, before any work"
