@@ -40,8 +40,8 @@ from dicelab.core import exact, games, markov
 from dicelab.core.checks import recorded_costs
 from dicelab.course import claims
 from dicelab.efron import reference
-from dicelab.pig import reference as pig_reference
 from dicelab.pig import _common as pig_common
+from dicelab.pig import reference as pig_reference
 from dicelab.wimpout import race as wimpout_race
 from dicelab.wimpout import reference as wimpout_reference
 
