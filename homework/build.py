@@ -216,7 +216,8 @@ def test_cell(question: str, hidden: bool, body: list[str], variables: list[str]
     config.append('""" # END TEST CONFIG')
     args = ", ".join(variables)
     fn = f"test_{question}_{'hidden' if hidden else 'public'}"
-    lines = [*config, f"def {fn}({args}):", "    from dicelab.course.homework import check_answer, check_form",
+    lines = [*config, f"def {fn}({args}):",
+             "    from dicelab.course.homework import check_answer, check_form",
              *(f"    {b}" for b in body), "", f"{fn}({args})"]
     return code("\n".join(lines))
 

@@ -101,9 +101,11 @@ with open("/grading/answers.json", "w") as _file:
 
 def is_grader_cell(text: str) -> bool:
     """Otter's set-up and check cells: the grader's, not the student's work."""
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip() and not line.strip().startswith("#")]
+    lines = [line.strip() for line in text.strip().splitlines()
+             if line.strip() and not line.strip().startswith("#")]
     return bool(lines) and all(
-        line.startswith("grader.check") or line == "import otter" or "otter.Notebook(" in line for line in lines
+        line.startswith("grader.check") or line == "import otter" or "otter.Notebook(" in line
+        for line in lines
     )
 
 
@@ -147,7 +149,8 @@ def student_of(path: Path, submission: dict | None, roster: list[str] | None) ->
     if roster is None:
         return claimed, ""
     names = [path.name, *(p.name for p in path.parents)]
-    found = [i for i in roster if any(re.search(rf"(?<![A-Za-z0-9]){re.escape(i)}(?![A-Za-z0-9])", n) for n in names)]
+    found = [i for i in roster
+             if any(re.search(rf"(?<![A-Za-z0-9]){re.escape(i)}(?![A-Za-z0-9])", n) for n in names)]
     if not found:
         return None, "no roster identifier in its name: graded against the chapter's own numbers"
     student = max(found, key=len)
@@ -246,8 +249,9 @@ def find(folder: Path, names: list[str]) -> list[tuple[Path, str]]:
 
 
 def grade(folder: Path, out: Path, build: Path = BUILD, jobs: int = 2,
-          limits: sandbox.Limits = sandbox.Limits(), roster: list[str] | None = None) -> list[dict]:
+          limits: sandbox.Limits | None = None, roster: list[str] | None = None) -> list[dict]:
     """Grade every notebook under ``folder``; write and return the rows of the CSV."""
+    limits = limits or sandbox.Limits()
     sandbox.bwrap()
     names = chapters()
     if not any((build / n / "key.json").is_file() for n in names):
@@ -257,7 +261,8 @@ def grade(folder: Path, out: Path, build: Path = BUILD, jobs: int = 2,
         if (build / name / "key.json").is_file():
             found.append((path, name))
         else:
-            print(f"NOT GRADED {path}: no answer key for {name} in {build}: run `make homework`", file=sys.stderr)
+            print(f"NOT GRADED {path}: no answer key for {name} in {build}: run `make homework`",
+                  file=sys.stderr)
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         graded = list(pool.map(lambda pn: grade_one(pn[0], pn[1], build, folder, limits, roster), found))
     rows = [row for rows in graded for row in rows]
@@ -275,7 +280,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=Path("grades.csv"), help="the CSV (grades.csv)")
     parser.add_argument("--build", type=Path, default=BUILD, help="the build folder (homework/_build)")
     parser.add_argument("--jobs", type=int, default=2, help="notebooks graded at once")
-    parser.add_argument("--cell-seconds", type=int, default=sandbox.CELL_SECONDS, help="time limit of one cell")
+    parser.add_argument("--cell-seconds", type=int, default=sandbox.CELL_SECONDS,
+                        help="time limit of one cell")
     parser.add_argument("--notebook-seconds", type=int, default=sandbox.NOTEBOOK_SECONDS,
                         help="time limit of one notebook")
     parser.add_argument("--roster", type=Path, help="the students' identifiers, one a line: each "

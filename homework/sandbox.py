@@ -78,7 +78,8 @@ def _read_only_roots() -> list[Path]:
     import dicelab
 
     package = Path(dicelab.__file__).resolve().parent
-    roots = [Path(sys.prefix), Path(sys.base_prefix), package, ROOT / "notebooks" / "data", ROOT / "pyproject.toml"]
+    roots = [Path(sys.prefix), Path(sys.base_prefix), package, ROOT / "notebooks" / "data",
+             ROOT / "pyproject.toml"]
     real = Path(os.path.realpath(sys.executable)).parents[1]
     roots.append(real)
     return sorted({r for r in roots if r.exists()}, key=str)
@@ -100,7 +101,8 @@ def command(folder: Path, limits: Limits) -> list[str]:
     for root in roots:
         args += ["--ro-bind", str(root), str(root)]
     args += ["--bind", str(folder), "/grading", "--chdir", "/grading", "--clearenv",
-             "--setenv", "HOME", "/grading", "--setenv", "PATH", f"{Path(sys.executable).parent}:/usr/bin:/bin",
+             "--setenv", "HOME", "/grading",
+             "--setenv", "PATH", f"{Path(sys.executable).parent}:/usr/bin:/bin",
              "--setenv", "MPLCONFIGDIR", "/tmp", "--setenv", "MPLBACKEND", "Agg",
              "--setenv", "NUMBA_CACHE_DIR", "/tmp", "--setenv", "DICELAB_OUTPUT_DIR", "/tmp/dicelab",
              "--setenv", "JUPYTER_PLATFORM_DIRS", "1", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
@@ -149,7 +151,8 @@ def run(notebook, folder: Path, limits: Limits = Limits()) -> Outcome:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         return Outcome("timeout", f"stopped after {limits.notebook_seconds} s")
-    said = [line.removeprefix("dicelab-grade: ") for line in err.splitlines() if line.startswith("dicelab-grade: ")]
+    said = [line.removeprefix("dicelab-grade: ") for line in err.splitlines()
+            if line.startswith("dicelab-grade: ")]
     if said:
         return Outcome("failed", said[-1])
     if proc.returncode:

@@ -19,8 +19,9 @@ and anyone who knows the identifier can recompute them (the teacher: ``python ho
 ID``). ``text`` rewrites the exercise as the student sees it (``<<name>>`` is a parameter or a
 derived number), including the ``what`` of each answer; ``key`` gives each answer that varies for any
 parameters, computed here by ``dicelab`` (:func:`key_for`) when the homework is built and graded,
-never typed (an answer it does not give keeps the worked solution's key). The build checks that the chapter's own parameters give the key the worked solution
-computes, and that every text to rewrite is in the exercise.
+never typed (an answer it does not give keeps the worked solution's key). The build checks that the
+chapter's own parameters give the key the worked solution computes, and that every text to rewrite
+is in the exercise.
 
 Usage: ``python homework/variants.py STUDENT_ID [NN_name ...]``: that student's numbers and answers.
 """

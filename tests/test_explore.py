@@ -338,7 +338,8 @@ def test_wimpout_widget_at_the_end_of_a_turn_and_its_small_chances():
 
 # --------------------------------------------------------------------------- saving from JupyterLab
 def test_saving_the_explorers_from_jupyterlab_keeps_the_committed_notebook(tmp_path):
-    """``make lab`` saves through dicelab.course.notebook.pre_save_hook: live widget views never reach the file."""
+    """``make lab`` saves through dicelab.course.notebook.pre_save_hook: live widget views never reach
+    the file."""
     import json
     import os
     import shutil
@@ -355,7 +356,8 @@ def test_saving_the_explorers_from_jupyterlab_keeps_the_committed_notebook(tmp_p
 
     committed = root / "notebooks" / "explorers.ipynb"
     shutil.copy(committed, tmp_path / "explorers.ipynb")
-    manager = FileContentsManager(root_dir=str(tmp_path), pre_save_hook="dicelab.course.notebook.pre_save_hook")
+    manager = FileContentsManager(root_dir=str(tmp_path),
+                                  pre_save_hook="dicelab.course.notebook.pre_save_hook")
     model = manager.get("explorers.ipynb")
     played = model["content"]
     played.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {"m1": {}}}}

@@ -42,7 +42,8 @@ def build(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("homework") / "_build"
     roster = out.parent / "roster.txt"
     roster.write_text("# the class\n" + "\n".join(ROSTER) + "\n")
-    run = subprocess.run([*MAKE, "homework", f"HOMEWORK_BUILD={out}", f"CHAPTERS={CHAPTER}", f"ROSTER={roster}"],
+    run = subprocess.run([*MAKE, "homework", f"HOMEWORK_BUILD={out}", f"CHAPTERS={CHAPTER}",
+                          f"ROSTER={roster}"],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     return out
@@ -57,7 +58,8 @@ def _teacher(build: Path):
 
 
 def _first_answer_cell(nb) -> int:
-    return next(k for k, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(FIRST_ANSWER))
+    return next(k for k, c in enumerate(nb.cells)
+                if c.cell_type == "code" and c.source.startswith(FIRST_ANSWER))
 
 
 def _with_cell(nb, code: str, at: int | None = None):
@@ -79,7 +81,8 @@ def _submissions(build: Path, folder: Path, victim: Path, grades: Path) -> dict[
         "patch": "import dicelab.course.homework as h\nh.check_answer = h.check_form = lambda *a, **k: None\n"
                  "import otter\notter.Notebook.check = lambda *a, **k: None",
         "reader": "import dicelab, json, pathlib\n"
-                  f"for p in [pathlib.Path({str(build)!r}), pathlib.Path(dicelab.__file__).parents[1] / 'homework']:\n"
+                  f"for p in [pathlib.Path({str(build)!r}), "
+                  "pathlib.Path(dicelab.__file__).parents[1] / 'homework']:\n"
                   "    for f in p.rglob('key.json'):\n"
                   "        globals().update({k: v for k, v in json.loads(f.read_text()).items()})",
         "liar": "import sympy as sp\nclass Liar(sp.Rational):\n"
@@ -88,7 +91,8 @@ def _submissions(build: Path, folder: Path, victim: Path, grades: Path) -> dict[
                 f"for name in {list(key)!r}:\n    globals()[name] = Liar(1, 3)",
         "writer": f"import subprocess, pathlib\ntry:\n    pathlib.Path({str(victim)!r}).write_text('{{}}')\n"
                   "except OSError:\n    pass\n"
-                  f"subprocess.Popen(['sh', '-c', 'sleep 5; echo forged > {grades}'], start_new_session=True)",
+                  f"subprocess.Popen(['sh', '-c', 'sleep 5; echo forged > {grades}'], "
+                  "start_new_session=True)",
         "looper": "while True:\n    pass",
         "hog": "memory = bytearray(64 * 2**30)",
         "crash": "import os\nos._exit(1)",
@@ -125,15 +129,18 @@ def test_make_grade_scores_honest_work_and_nothing_else(build, tmp_path):
         rows = list(csv.DictReader(f))
     assert {r["submission"].split("/")[0] for r in rows} == set(paths)
     auto = [r for r in rows if r["graded"] == "auto"]
-    total = {name: sum(int(r["score"]) for r in auto if r["submission"].startswith(name + "/")) for name in paths}
+    total = {name: sum(int(r["score"]) for r in auto if r["submission"].startswith(name + "/"))
+             for name in paths}
     full = sum(int(r["max_score"]) for r in auto if r["submission"].startswith("honest/"))
     assert total["honest"] == full > 0
     careless = {r["question"]: int(r["score"]) for r in auto if r["submission"].startswith("careless/")}
     assert careless[FIRST_Q] == 0 and careless[LAST_Q] > 0  # the float loses; the moved answer counts
-    assert sum(careless.values()) == full - FIRST_POINTS, [r for r in auto if r["submission"].startswith("careless/")]
+    assert sum(careless.values()) == full - FIRST_POINTS, [r for r in auto
+                                                           if r["submission"].startswith("careless/")]
     for name in ("blank", "patch", "reader", "liar", "writer", "looper", "hog", "crash"):
         assert total[name] == 0, (name, [r for r in auto if r["submission"].startswith(name + "/")])
-    notes = {name: " ".join(r["note"] for r in auto if r["submission"].startswith(name + "/")) for name in paths}
+    notes = {name: " ".join(r["note"] for r in auto if r["submission"].startswith(name + "/"))
+             for name in paths}
     assert "stopped" in notes["looper"] or "Timeout" in notes["looper"] or "timed out" in notes["looper"]
     assert "float" in notes["careless"]
     assert elapsed < 600, elapsed
@@ -187,28 +194,36 @@ def test_each_student_is_graded_on_their_own_numbers(build, tmp_path):
     folder = tmp_path / "submissions"
     shown = {}
     for student, answer in (("ada", "own"), ("bob.smith", "published"), ("eve", "own")):
-        source = build / CHAPTER / "students" / (student if student in ROSTER else "ada") / f"{CHAPTER}_homework.ipynb"
+        source = (build / CHAPTER / "students" / (student if student in ROSTER else "ada")
+                  / f"{CHAPTER}_homework.ipynb")
         nb = nbformat.read(source, as_version=4)
-        powers = variants.params_for(CHAPTER, number, entry["variant"], student if student in ROSTER else "ada")["M"]
+        powers = variants.params_for(CHAPTER, number, entry["variant"],
+                                     student if student in ROSTER else "ada")["M"]
         shown[student] = powers
         value = _traces(powers if answer == "own" else (5, 6, 7))
-        k = next(k for k, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith(f"{variable} ="))
+        k = next(k for k, c in enumerate(nb.cells)
+                 if c.cell_type == "code" and c.source.startswith(f"{variable} ="))
         nb.cells[k].source = f"{variable} = {value!r}"
-        box = next(c.source for c in nb.cells if c.cell_type == "markdown" and f"Exercise {number} (your numbers)" in c.source)
+        box = next(c.source for c in nb.cells
+                   if c.cell_type == "markdown" and f"Exercise {number} (your numbers)" in c.source)
         assert f"G^{powers[0]}" in box and "G^5)" not in box and nb.metadata["dicelab"]["student"] in ROSTER
         path = folder / student / f"{CHAPTER}_homework.ipynb"
         path.parent.mkdir(parents=True)
         nbformat.write(nb, path)
-    assert tuple(shown["ada"]) != (5, 6, 7) and tuple(shown["bob.smith"]) != (5, 6, 7)  # never the published numbers
+    # never the published numbers
+    assert tuple(shown["ada"]) != (5, 6, 7) and tuple(shown["bob.smith"]) != (5, 6, 7)
     grades, roster = tmp_path / "grades.csv", build.parent / "roster.txt"
     run = subprocess.run(
-        [*MAKE, "grade", f"SUBMISSIONS={folder}", f"GRADES={grades}", f"HOMEWORK_BUILD={build}", f"ROSTER={roster}",
+        [*MAKE, "grade", f"SUBMISSIONS={folder}", f"GRADES={grades}", f"HOMEWORK_BUILD={build}",
+         f"ROSTER={roster}",
          f"GRADE_FLAGS=--cell-seconds {CELL_SECONDS} --notebook-seconds 240 --jobs 2"],
         capture_output=True, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"},
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     with grades.open() as f:
         rows = {(r["submission"].split("/")[0], r["question"]): r for r in csv.DictReader(f)}
-    assert rows["ada", question]["student"] == "ada" and rows["ada", question]["score"] == str(entry["points"])
+    assert (rows["ada", question]["student"] == "ada"
+            and rows["ada", question]["score"] == str(entry["points"]))
     assert rows["bob.smith", question]["score"] == "0"  # the chapter's published answer, not bob's numbers
-    assert rows["eve", question]["student"] == "" and "no roster identifier" in rows["eve", question]["note"]
+    assert (rows["eve", question]["student"] == ""
+            and "no roster identifier" in rows["eve", question]["note"])

@@ -231,7 +231,8 @@ def decode_untrusted(data):
     >>> decode_untrusted({"sympy": "__import__('os').system('true')"})
     Traceback (most recent call last):
     ...
-    ValueError: data must be an exported answer (numbers, fractions, texts, truth values and containers of them): not an exact number
+    ValueError: data must be an exported answer (numbers, fractions, texts, truth values and containers
+    of them): not an exact number
     """
     try:
         return _untrusted(data, 0)
@@ -307,7 +308,8 @@ def check_form(what, value, form) -> None:
     >>> check_form("P(B > C)", 0.6667, "exact")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dicelab.course.homework.AnswerError: P(B > C) should be an exact fraction; you gave a float (0.6667). Use ...
+    dicelab.course.homework.AnswerError: P(B > C) should be an exact fraction; you gave a float
+    (0.6667). Use ...
     """
     what = _name(what)
     if not (isinstance(form, str) and form in ("exact", "number", "text", "truth") or isinstance(form, dict)):
@@ -398,7 +400,8 @@ def check_answer(what, value, expected) -> None:
     >>> check_answer("P(A > C)", 0.4444, {"exact": "4/9"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    dicelab.course.homework.AnswerError: P(A > C) should be an exact fraction; you gave a float (0.4444). Use ...
+    dicelab.course.homework.AnswerError: P(A > C) should be an exact fraction; you gave a float
+    (0.4444). Use ...
     """
     what = _name(what)
     encoded = isinstance(expected, dict) and len(expected) == 1 and next(iter(expected)) in KINDS

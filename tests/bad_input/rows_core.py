@@ -257,8 +257,8 @@ EXEMPT = {
     "bad arguments",
     "dicelab.course.notebook.main": "the command line (python -m dicelab.course.notebook): argparse "
     "reports bad arguments",
-    "dicelab.course.notebook.pre_save_hook": "called by Jupyter on every save: anything but a notebook model is "
-    "saved unchanged, never refused",
+    "dicelab.course.notebook.pre_save_hook": "called by Jupyter on every save: anything but a notebook "
+    "model is saved unchanged, never refused",
 }
 ROWS += [
     Row(notebook.check_parameter, "low", [None, 1.5, "0"], lambda v: notebook.check_parameter("n", 1, v)),

@@ -40,7 +40,14 @@ from dicelab.course.explore.efron_dice import (
 from dicelab.course.explore.badg_card import STANDARD_ROLL, badg_explorer, strategy_card, Take
 
 # simultaneous Pig
-from dicelab.course.explore.pig_game import OPPONENTS, pig_explorer, pig_opponent, pig_play, PigGame, PigOpponent
+from dicelab.course.explore.pig_game import (
+    OPPONENTS,
+    pig_explorer,
+    pig_opponent,
+    pig_play,
+    PigGame,
+    PigOpponent,
+)
 
 # Cosmic Wimpout
 from dicelab.course.explore.wimpout_turn import (
