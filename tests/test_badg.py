@@ -1,5 +1,6 @@
 """Tests of dicelab.badg: the exact solver against the paper's algorithm, policies, simulation."""
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -302,3 +303,30 @@ def test_policy_maps_every_decision_of_a_small_game():
     win = badg.solve_to_win((6, 8), target=3)
     assert win.start == ((6, 8), 0) and win.values[win.start] == win.value
     assert ((6, 8), 0, (5, 2)) in win.policy and ((6, 8), 1, (5, 2)) not in win.policy
+
+
+@pytest.mark.parametrize("dice", [(6, 6), (6, 8), (6, 6, 8), (4, 6, 6, 8)])
+@pytest.mark.parametrize("fallback", badg.FALLBACKS)
+def test_expected_misfortunes_and_shortfall_roll_by_roll(dice, fallback):
+    """Every roll of every state, through the policy's own take: a misfortune is a roll where no
+    die clears its cutoff, and its shortfall is E(s, N - 1) minus the face of the die taken."""
+    policy = badg.heuristic_policy(fallback)
+
+    @functools.cache
+    def forward(state):  # (expected misfortunes, expected shortfall) from a sorted state
+        if not state:
+            return Fraction(0), Fraction(0)
+        n, misfortunes, shortfall = len(state), Fraction(0), Fraction(0)
+        rolls = list(itertools.product(*(range(1, s + 1) for s in state)))
+        for roll in rolls:
+            taken = policy.take(state, roll)
+            rest = tuple(sorted(s for k, s in enumerate(state) if k not in taken))
+            m, sh = forward(rest)
+            if all(roll[k] <= policy.reject_up_to(state[k], n) for k in range(n)):
+                (k,) = taken
+                m, sh = m + 1, sh + stopping.optimal_value(state[k], n - 1) - roll[k]
+            misfortunes, shortfall = misfortunes + m, shortfall + sh
+        return misfortunes / len(rolls), shortfall / len(rolls)
+
+    ev = badg.evaluate(policy, dice)
+    assert (ev.expected_misfortunes, ev.expected_shortfall) == forward(tuple(sorted(dice)))

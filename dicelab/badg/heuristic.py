@@ -198,6 +198,10 @@ class Evaluation:
         Expected number of rolls where no die qualifies (heuristic policies only).
     values : dict
         ``{state: expected face sum from it}`` for every state.
+    expected_shortfall : Fraction or None
+        Expected total, over the misfortunes of a game, of ``E(s, N - 1) - face`` for the die taken
+        (its face against the value of rolling it on alone with the other ``N - 1`` rolls);
+        heuristic policies only.
     """
 
     dice: tuple[int, ...]
@@ -206,16 +210,18 @@ class Evaluation:
     p_zero: Fraction
     expected_misfortunes: Fraction | None
     values: dict
+    expected_shortfall: Fraction | None = None
 
 
 def _by_dice_count(game: Game) -> list[tuple[int, ...]]:
     return sorted(game.state_counts(), key=sum)
 
 
-def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf):
-    """Given a misfortune at ``counts``: expected face plus value after the fallback take, and
-    expected misfortunes after it. Each group's highest face ``m_i <= cut_i`` has
-    ``P(m_i <= x) = (x / cut_i)^a``; the fallback takes the lowest-scoring group's highest die."""
+def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf, Sh):
+    """Given a misfortune at ``counts``: expected face plus value after the fallback take,
+    expected misfortunes after it, and expected shortfall (this one's and those after it). Each
+    group's highest face ``m_i <= cut_i`` has ``P(m_i <= x) = (x / cut_i)^a``; the fallback takes
+    the lowest-scoring group's highest die."""
     sizes, N = game.sizes, sum(counts)
     present = [i for i, c in enumerate(counts) if c]
 
@@ -223,7 +229,7 @@ def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf
         a, c = counts[i], cut[i]
         return Fraction(x**a - (x - 1) ** a, c**a)
 
-    fall_v = fall_m = Fraction(0)
+    fall_v = fall_m = fall_sh = Fraction(0)
     for i in present:
         for x in range(1, cut[i] + 1):
             key = (policy._score(sizes[i], x, N), -sizes[i])
@@ -244,7 +250,8 @@ def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf
                 nxt = tuple(nxt)
                 fall_v += p * (x + V[nxt])
                 fall_m += p * Mf[nxt]
-    return fall_v, fall_m
+                fall_sh += p * (_optimal(sizes[i], N - 1) - x + Sh[nxt])
+    return fall_v, fall_m, fall_sh
 
 
 def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
@@ -253,11 +260,12 @@ def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
     V: dict = {}
     Z: dict = {}
     Mf: dict = {}
+    Sh: dict = {}  # expected shortfall E(s, N - 1) - face, summed over the misfortunes to come
     sizes = game.sizes
     for counts in _by_dice_count(game):
         N = sum(counts)
         if N == 0:
-            V[counts], Z[counts], Mf[counts] = Fraction(0), Fraction(1), Fraction(0)
+            V[counts], Z[counts], Mf[counts], Sh[counts] = Fraction(0), Fraction(1), Fraction(0), Fraction(0)
             continue
         present = [i for i, c in enumerate(counts) if c]
         cut = {i: policy._reject_up_to(sizes[i], N) for i in present}
@@ -274,7 +282,7 @@ def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
                 )
                 for q in range(a + 1)
             ]
-        v = z = m = Fraction(0)
+        v = z = m = sh = Fraction(0)
         for qs in itertools.product(*(range(counts[i] + 1) for i in present)):
             if sum(qs) == 0:
                 continue
@@ -292,12 +300,14 @@ def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
             v += p * (gain + V[nxt])
             z += p_max * Z[nxt]
             m += p * Mf[nxt]
+            sh += p * Sh[nxt]
         p_mis = math.prod(Fraction(cut[i], sizes[i]) ** counts[i] for i in present)
         if p_mis:
-            fall_v, fall_m = _misfortune_fallback(policy, game, counts, cut, V, Mf)
+            fall_v, fall_m, fall_sh = _misfortune_fallback(policy, game, counts, cut, V, Mf, Sh)
             v += p_mis * fall_v
             m += p_mis * (1 + fall_m)
-        V[counts], Z[counts], Mf[counts] = v, z, m
+            sh += p_mis * fall_sh
+        V[counts], Z[counts], Mf[counts], Sh[counts] = v, z, m, sh
     start = game.counts
     face_sum = V[start]
     return Evaluation(
@@ -307,6 +317,7 @@ def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
         Z[start],
         Mf[start],
         {game._dice_of(c): val for c, val in V.items()},
+        Sh[start],
     )
 
 
