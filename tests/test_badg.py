@@ -307,26 +307,34 @@ def test_policy_maps_every_decision_of_a_small_game():
 
 @pytest.mark.parametrize("dice", [(6, 6), (6, 8), (6, 6, 8), (4, 6, 6, 8)])
 @pytest.mark.parametrize("fallback", badg.FALLBACKS)
-def test_expected_misfortunes_and_shortfall_roll_by_roll(dice, fallback):
+def test_misfortunes_shortfall_and_fortune_cost_roll_by_roll(dice, fallback):
     """Every roll of every state, through the policy's own take: a misfortune is a roll where no
-    die clears its cutoff, and its shortfall is E(s, N - 1) minus the face of the die taken."""
+    die clears its cutoff, and its shortfall is E(s, N - 1) minus the face of the die taken; a roll
+    taking k >= 2 dice costs every die left E(s, N - 1) - E(s, N - k). The parallel games' sum
+    plus both costs is the expected points."""
     policy = badg.heuristic_policy(fallback)
+    E = stopping.optimal_value
 
     @functools.cache
-    def forward(state):  # (expected misfortunes, expected shortfall) from a sorted state
+    def forward(state):  # (misfortunes, shortfall, fortune cost) to come from a sorted state
         if not state:
-            return Fraction(0), Fraction(0)
-        n, misfortunes, shortfall = len(state), Fraction(0), Fraction(0)
+            return Fraction(0), Fraction(0), Fraction(0)
+        n, totals = len(state), [Fraction(0)] * 3
         rolls = list(itertools.product(*(range(1, s + 1) for s in state)))
         for roll in rolls:
             taken = policy.take(state, roll)
             rest = tuple(sorted(s for k, s in enumerate(state) if k not in taken))
-            m, sh = forward(rest)
+            m, sh, fo = forward(rest)
             if all(roll[k] <= policy.reject_up_to(state[k], n) for k in range(n)):
                 (k,) = taken
-                m, sh = m + 1, sh + stopping.optimal_value(state[k], n - 1) - roll[k]
-            misfortunes, shortfall = misfortunes + m, shortfall + sh
-        return misfortunes / len(rolls), shortfall / len(rolls)
+                m, sh = m + 1, sh + E(state[k], n - 1) - roll[k]
+            elif len(taken) >= 2:
+                fo += sum(E(s, n - 1) - E(s, n - len(taken)) for s in rest)
+            totals = [t + x for t, x in zip(totals, (m, sh, fo), strict=True)]
+        return tuple(t / len(rolls) for t in totals)
 
     ev = badg.evaluate(policy, dice)
-    assert (ev.expected_misfortunes, ev.expected_shortfall) == forward(tuple(sorted(dice)))
+    assert (ev.expected_misfortunes, ev.expected_shortfall, ev.expected_fortune_cost) == forward(
+        tuple(sorted(dice)))
+    parallel = sum(s - E(s, len(dice)) for s in dice)
+    assert parallel + ev.expected_shortfall + ev.expected_fortune_cost == ev.expected_points

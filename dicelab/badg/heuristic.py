@@ -202,6 +202,11 @@ class Evaluation:
         Expected total, over the misfortunes of a game, of ``E(s, N - 1) - face`` for the die taken
         (its face against the value of rolling it on alone with the other ``N - 1`` rolls);
         heuristic policies only.
+    expected_fortune_cost : Fraction or None
+        Expected total, over the rolls of a game that take ``k >= 2`` dice, of
+        ``E(s, N - 1) - E(s, N - k)`` for every die left (the rolls its one-die game loses);
+        heuristic policies only. The parallel games' sum plus the shortfall plus this cost is the
+        expected points.
     """
 
     dice: tuple[int, ...]
@@ -211,15 +216,17 @@ class Evaluation:
     expected_misfortunes: Fraction | None
     values: dict
     expected_shortfall: Fraction | None = None
+    expected_fortune_cost: Fraction | None = None
 
 
 def _by_dice_count(game: Game) -> list[tuple[int, ...]]:
     return sorted(game.state_counts(), key=sum)
 
 
-def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf, Sh):
+def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf, Sh, Fo):
     """Given a misfortune at ``counts``: expected face plus value after the fallback take,
-    expected misfortunes after it, and expected shortfall (this one's and those after it). Each
+    expected misfortunes after it, expected shortfall (this one's and those after it) and
+    expected fortune cost after it. Each
     group's highest face ``m_i <= cut_i`` has ``P(m_i <= x) = (x / cut_i)^a``; the fallback takes
     the lowest-scoring group's highest die."""
     sizes, N = game.sizes, sum(counts)
@@ -229,7 +236,7 @@ def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf
         a, c = counts[i], cut[i]
         return Fraction(x**a - (x - 1) ** a, c**a)
 
-    fall_v = fall_m = fall_sh = Fraction(0)
+    fall_v = fall_m = fall_sh = fall_fo = Fraction(0)
     for i in present:
         for x in range(1, cut[i] + 1):
             key = (policy._score(sizes[i], x, N), -sizes[i])
@@ -251,7 +258,8 @@ def _misfortune_fallback(policy: HeuristicPolicy, game: Game, counts, cut, V, Mf
                 fall_v += p * (x + V[nxt])
                 fall_m += p * Mf[nxt]
                 fall_sh += p * (_optimal(sizes[i], N - 1) - x + Sh[nxt])
-    return fall_v, fall_m, fall_sh
+                fall_fo += p * Fo[nxt]
+    return fall_v, fall_m, fall_sh, fall_fo
 
 
 def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
@@ -261,11 +269,13 @@ def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
     Z: dict = {}
     Mf: dict = {}
     Sh: dict = {}  # expected shortfall E(s, N - 1) - face, summed over the misfortunes to come
+    Fo: dict = {}  # expected E(s, N - 1) - E(s, N - k) of the dice left by rolls taking k >= 2
     sizes = game.sizes
     for counts in _by_dice_count(game):
         N = sum(counts)
         if N == 0:
-            V[counts], Z[counts], Mf[counts], Sh[counts] = Fraction(0), Fraction(1), Fraction(0), Fraction(0)
+            V[counts], Z[counts], Mf[counts] = Fraction(0), Fraction(1), Fraction(0)
+            Sh[counts] = Fo[counts] = Fraction(0)
             continue
         present = [i for i, c in enumerate(counts) if c]
         cut = {i: policy._reject_up_to(sizes[i], N) for i in present}
@@ -282,7 +292,7 @@ def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
                 )
                 for q in range(a + 1)
             ]
-        v = z = m = sh = Fraction(0)
+        v = z = m = sh = fo = Fraction(0)
         for qs in itertools.product(*(range(counts[i] + 1) for i in present)):
             if sum(qs) == 0:
                 continue
@@ -301,13 +311,19 @@ def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
             z += p_max * Z[nxt]
             m += p * Mf[nxt]
             sh += p * Sh[nxt]
+            k = sum(qs)  # dice taken: each die left has N - k rolls, not N - 1
+            if 2 <= k < N:
+                fo += p * sum(nxt[i] * (_optimal(sizes[i], N - 1) - _optimal(sizes[i], N - k))
+                              for i in present if nxt[i])
+            fo += p * Fo[nxt]
         p_mis = math.prod(Fraction(cut[i], sizes[i]) ** counts[i] for i in present)
         if p_mis:
-            fall_v, fall_m, fall_sh = _misfortune_fallback(policy, game, counts, cut, V, Mf, Sh)
+            fall_v, fall_m, fall_sh, fall_fo = _misfortune_fallback(policy, game, counts, cut, V, Mf, Sh, Fo)
             v += p_mis * fall_v
             m += p_mis * (1 + fall_m)
             sh += p_mis * fall_sh
-        V[counts], Z[counts], Mf[counts], Sh[counts] = v, z, m, sh
+            fo += p_mis * fall_fo
+        V[counts], Z[counts], Mf[counts], Sh[counts], Fo[counts] = v, z, m, sh, fo
     start = game.counts
     face_sum = V[start]
     return Evaluation(
@@ -318,6 +334,7 @@ def _evaluate_heuristic(policy: HeuristicPolicy, game: Game) -> Evaluation:
         Mf[start],
         {game._dice_of(c): val for c, val in V.items()},
         Sh[start],
+        Fo[start],
     )
 
 
