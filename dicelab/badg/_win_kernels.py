@@ -342,6 +342,30 @@ def expected_take(He, gain, o):
 
 
 @njit(cache=True)
+def win_take(Hf, He, gain, spts, o, zz, f, e):
+    """:func:`small_choice` with ``W`` (the win policy's take) on joint roll ``o`` with ``zz`` points,
+    in two passes: among the choices with the largest win value (within ``TIE``), the one with
+    the largest expected face sum where no other of them is within ``TIE`` of it; ``-1`` where
+    one is (:func:`small_choice` then breaks the tie)."""
+    K = gain.shape[1]
+    fmax = NEG
+    for ks in range(K):
+        z = zz + spts[o, ks]
+        f[ks] = Hf[ks, z]
+        e[ks] = gain[o, ks] + He[ks, z]
+        fmax = max(fmax, f[ks])
+    first = -1
+    m1, m2 = NEG, NEG  # the largest and second largest sums of the best win values
+    for ks in range(K):
+        if _tied(f[ks], fmax):
+            if e[ks] > m1:
+                m1, m2, first = e[ks], m1, ks
+            elif e[ks] > m2:
+                m2 = e[ks]
+    return -1 if _tied(m2, m1) else first
+
+
+@njit(cache=True)
 def _lightest(ex_w):
     """The first index of the lightest kept example (0 when none are kept)."""
     low = 0
@@ -433,7 +457,9 @@ def policy_pass(t, W, V, active, mass, st, ex_w, ex_meta):
                 if not win_ready:
                     big_choices(t, W, V, r, n, big, base, xlo, width, True, Hf, He, Hk, fb, eb)
                     win_ready = True
-                kw = small_choice(Hf, He, Hk, gain, spts, cvec, big, o, xx, True, f, e, counts)
+                kw = win_take(Hf, He, gain, spts, o, xx, f, e)
+                if kw < 0:
+                    kw = small_choice(Hf, He, Hk, gain, spts, cvec, big, o, xx, True, f, e, counts)
                 kbw = Hk[kw, xx + spts[o, kw]]
                 pw = spts[o, kw] + kbw * sb - int(round(t.prefix[r, kbw]))
                 reach[base[kw] - kbw * stride, x + pw] += mass[x] * p
