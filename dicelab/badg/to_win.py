@@ -249,8 +249,10 @@ def _work(game: Game, active: np.ndarray, forward: bool) -> float:
     worked, ``span``, plus the most points of the small dice, ``tail``), the levels' maxima
     (``(n_out / R_last) K`` over the ``z`` range, ``n_out (c_last + 1)`` over the ``x`` range), the
     sum over the small joint rolls ``n_out`` -- and, for the forward pass, each joint roll's
-    expected-points take (``8 K`` a roll) and the moves over every pair of states. The maxima run
-    about ten to a step (vectorised), the forward pass's takes about three."""
+    expected-points take (``2 K`` a roll: one pass over the choices, where none ties), its
+    checks over the ``x`` range, the big group's takes (``8 K (n_b + 1)`` a big roll) and the
+    moves over every pair of states. The maxima run about ten to a step (vectorised), the
+    forward pass's takes about three."""
     counts = np.array(game.counts)
     n = (np.arange(game.n_states)[:, None] // np.array(game.strides)) % (counts + 1)
     R = np.ones(n.shape)
@@ -275,7 +277,7 @@ def _work(game: Game, active: np.ndarray, forward: bool) -> float:
         return work
     mp = (n * (np.array(game.sizes) - 1)).sum(axis=1)
     moves = game.n_states * float(np.sum((X - mp + 1) * (mp + 1)))
-    return work + 0.3 * float(np.sum(R_big * (n_out * (8 * K + span) + 8 * K * (n_big + 1)))) + moves
+    return work + 0.3 * float(np.sum(R_big * (n_out * (2 * K + span) + 8 * K * (n_big + 1)))) + moves
 
 
 @dataclass(frozen=True, eq=False)
