@@ -123,7 +123,8 @@ def _evaluate(solution, TA, XA, PA, TB, XB, PB, tol, method="linear") -> RaceMat
     same = TA is TB or (np.array_equal(TA, TB) and np.array_equal(XA, XB) and np.array_equal(PA, PB))
     g, NH = solution.target // 5, solution.horizon // 5
     top = int(max(TA.max(), TB.max()))
-    rows = cost("solution", g, g, max(NH, top), 1)
+    # the linear solve evaluates each turn once (two coefficients): about a fifth of a levels solve
+    rows = cost("solution", g, g, max(NH, top), 0.2 if method == "linear" else 1)
     tb = tables(solution.rules, solution.minimum // 5, NH, False)
     S, nf = tb["S"], tb["nf"]
     V, D = _kernels.scratch(rows, S, S - nf)
