@@ -14,3 +14,15 @@ def timed(fn, repeat: int):
         result = fn()
         times.append(time.perf_counter() - t0)
     return statistics.median(times), result
+
+
+def timed_cpu(fn, repeat: int):
+    """Medians of CPU and wall time over ``repeat`` runs of ``fn``, and its last result (CPU time:
+    other programs on a shared machine do not count; every thread of this process does)."""
+    cpu, wall, result = [], [], None
+    for _ in range(repeat):
+        c0, w0 = time.process_time(), time.perf_counter()
+        result = fn()
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+    return statistics.median(cpu), statistics.median(wall), result

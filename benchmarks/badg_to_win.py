@@ -5,11 +5,14 @@
 
 Reports medians of repeated runs (CPU time, so other programs on a shared machine do not
 count, and wall time) of :func:`dicelab.badg.solve_to_win` on the standard game for one
-target, and of the forward pass (distribution, differing decisions); then, on small games,
-the ratio against the straightforward method -- every ordered roll, every non-empty subset
-of the dice, every points total so far, in floats -- with both giving the same values; and
-for several targets the table: ``P(bad <= t)`` under each policy, the expected bad points of
-each, and how many decisions ``(state, points so far, roll)`` differ.
+target (afresh: the game's table of targets solved), of every target from 0 to 20 read from
+that one table against each target solved alone (the kernel on its own utility, as before the
+table; the values compared bit for bit), and of the forward pass (distribution, differing
+decisions; and the expected-points policy's, :func:`~dicelab.badg.points_distribution`); then,
+on small games, the ratio against the straightforward method -- every ordered roll, every
+non-empty subset of the dice, every points total so far, in floats -- with both giving the same
+values; and for several targets the table: ``P(bad <= t)`` under each policy, the expected bad
+points of each, and how many decisions ``(state, points so far, roll)`` differ.
 """
 
 from __future__ import annotations
@@ -17,22 +20,15 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-import statistics
 import sys
-import time
+
+import numpy as np
+from _timing import timed_cpu
 
 from dicelab import badg
-
-
-def timed_cpu(fn, repeat: int):
-    """Medians of CPU and wall time over ``repeat`` runs of ``fn``, and its last result."""
-    cpu, wall, result = [], [], None
-    for _ in range(repeat):
-        c0, w0 = time.process_time(), time.perf_counter()
-        result = fn()
-        cpu.append(time.process_time() - c0)
-        wall.append(time.perf_counter() - w0)
-    return statistics.median(cpu), statistics.median(wall), result
+from dicelab.badg import _win_kernels, to_win
+from dicelab.badg._common import _active
+from dicelab.badg.state import Game
 
 
 def naive_win_values(dice, target: int) -> dict:
@@ -78,16 +74,58 @@ def main(argv=None) -> int:
     badg.solve()
 
     target = 8
-    cpu, wall, win = timed_cpu(lambda: badg.solve_to_win(target=target), args.repeat)
+
+    def afresh(t):
+        to_win._clear_targets()
+        return badg.solve_to_win(target=t)
+
+    cpu, wall, win = timed_cpu(lambda: afresh(target), args.repeat)
     print(
-        f"solve_to_win(target={target}), standard game: median {cpu:.2f} s CPU, {wall:.2f} s wall "
-        f"(P(bad <= {target}) = {win.value:.6f}; includes solve() for the ties)"
+        f"solve_to_win(target={target}), standard game, afresh: median {cpu:.2f} s CPU, {wall:.2f} s wall "
+        f"(P(bad <= {target}) = {win.value:.6f}; the table of targets up to "
+        f"{to_win._TARGETS[win.dice].top}; solve() for the ties remembered)"
     )
     cpu_s, wall_s, _ = timed_cpu(lambda: badg.solve(), args.repeat)
-    print(f"  of which solve(): median {cpu_s:.2f} s CPU, {wall_s:.2f} s wall")
+    print(f"  solve() alone: median {cpu_s:.2f} s CPU, {wall_s:.2f} s wall")
+
+    game, expected = Game.of(badg.STANDARD), badg.solve()
+    targets = range(21)
+
+    def alone():  # each target solved on its own: the kernel on its utility
+        out = []
+        for t in targets:
+            u = badg.threshold_utility(t)
+            out.append(
+                _win_kernels.win_values(expected.tables, np.array([float(v) for v in u]), _active(game, u))
+            )
+        return out
+
+    def table():
+        to_win._clear_targets()
+        return [badg.solve_to_win(target=t).W for t in targets]
+
+    cpu_a, _, ref = timed_cpu(alone, args.repeat)
+    cpu_t, _, ours = timed_cpu(table, args.repeat)
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(ref, ours, strict=True))
+    print(
+        f"targets 0..20, standard game: each solved alone {cpu_a:.2f} s CPU, read from one table of "
+        f"targets {cpu_t:.2f} s CPU (median): {cpu_a / cpu_t:.1f}x; the same values, bit for bit"
+    )
+
     cpu, wall, _ = timed_cpu(lambda: badg.solve_to_win(target=target).differences(21), args.repeat)
     print(
-        f"solve_to_win + forward pass (distribution, differences): median {cpu:.2f} s CPU, {wall:.2f} s wall"
+        f"forward pass of t={target} (distribution, differences; the values read from the table): "
+        f"median {cpu:.2f} s CPU, {wall:.2f} s wall"
+    )
+    u = [-x - 1e-6 * (x > 8) for x in range(badg.max_points() + 1)]
+    win_u = badg.solve_to_win(utility=u)
+    cpu, wall, _ = timed_cpu(lambda: win_u.differences(21), args.repeat)
+    print(
+        f"forward pass of a utility (points, ties to score <= 8): median {cpu:.2f} s CPU, {wall:.2f} s wall"
+    )
+    cpu, wall, _ = timed_cpu(lambda: badg.points_distribution(expected), args.repeat)
+    print(
+        f"points_distribution(solve()), the expected-points policy: median {cpu:.2f} s CPU, {wall:.2f} s wall"
     )
 
     print("\nthe straightforward method (every ordered roll, every subset, every x), floats, same values:")

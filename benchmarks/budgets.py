@@ -74,8 +74,9 @@ def _heuristic(dice) -> Callable[[], object]:
 
 
 def _to_win(dice, target: int) -> Callable[[], object]:
-    def call():  # afresh: the expected-points solution it breaks ties with is solved again
-        badg_to_win._expected.cache_clear()
+    def call():  # afresh: the expected-points solution it breaks ties with, and the game's table
+        badg_to_win._expected.cache_clear()  # of targets, are solved again
+        badg_to_win._clear_targets()
         return badg.solve_to_win(dice, target=target)
 
     return call

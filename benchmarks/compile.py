@@ -58,6 +58,8 @@ tasks = {
     "badg": [
         lambda: badg.solve((6, 8)).policy_statistics(),
         lambda: badg.evaluate(badg.heuristic_policy(), (6, 8)),
+        lambda: badg.solve_to_win((6, 8), target=3).differences(),
+        lambda: badg.points_distribution(badg.solve((6, 8))),
     ],
     "pig": [
         lambda: pig.solve_best_response(pig.hold_at(3, 6)),

@@ -10,7 +10,12 @@ compiled turn, in the same process, after a warm-up that compiles the kernels an
 Last Licks tables; medians of repeated runs (one run of the slow ones), each solved afresh.
 Each pair of answers is compared. The race without the opening rule, solved next, shares the
 interior (both scores above 0) of the first; what playing for points gives up takes two matches
-of fixed policies. Also printed: the first player's chance with and without the opening rule, and
+of fixed policies. A match of fixed policies solves each level's two equations as linear ones
+(``evaluate_race(method="linear")``); beside it, the same match iterated as the race is
+(``method="iterate"``), CPU medians (one run at 500) and the largest difference. Then games
+played with dice (:func:`~dicelab.wimpout.simulate_race`): each roll scored by the remembered
+scorer, against each roll scored through :func:`~dicelab.wimpout.score` and its argument checks,
+the same games. Also printed: the first player's chance with and without the opening rule, and
 what the turn played for points gives up.
 """
 
@@ -20,10 +25,10 @@ import argparse
 import sys
 
 import numpy as np
-from _timing import timed
+from _timing import timed, timed_cpu
 
 from dicelab import wimpout
-from dicelab.wimpout import race
+from dicelab.wimpout import _common, race
 
 
 def afresh(target: int):
@@ -41,6 +46,9 @@ def main(argv=None) -> int:
         parser.error("--repeat must be at least 1")
     wimpout.solve_race(20)
     wimpout.solve_race(20, method="plain")
+    wimpout.for_points_loss(wimpout.solve_race(20))
+    wimpout.evaluate_race(wimpout.solve_race(20), method="iterate")
+    matches = {}
     for target in (100, 200, 500):
         repeat = args.repeat if target < 500 else 1
         t_levels, sol = timed(lambda t=target: afresh(t), repeat)
@@ -60,7 +68,19 @@ def main(argv=None) -> int:
         t_without, without = timed(lambda t=target: wimpout.solve_race(t, minimum=0), 1)
         t_loss, loss = timed(lambda s=sol: wimpout.for_points_loss(s), 1)
         print(f"  without the opening rule, sharing the interior: {t_without:.2f} s; "
-              f"what playing for points gives up (two matches): {t_loss:.2f} s")
+              f"what playing for points gives up (two matches, side by side): {t_loss:.2f} s")
+        for method in ("linear", "iterate"):
+            cpu, _, match = timed_cpu(
+                lambda s=sol, m=method: wimpout.evaluate_race(s, "for points", "optimal", method=m), repeat
+            )
+            matches[method] = cpu, match
+        (cpu_l, lin), (cpu_i, it) = matches["linear"], matches["iterate"]
+        gap = max(np.abs(lin.WA - it.WA).max(), np.abs(lin.WB - it.WB).max())
+        print(
+            f"  the match for points against optimal: levels solved as linear equations {cpu_l:.2f} s CPU, "
+            f"iterated to 1e-12 {cpu_i:.2f} s CPU (at most {it.iterations} sweeps of a level): "
+            f"{cpu_i / cpu_l:.1f}x; largest difference {gap:.1e}"
+        )
         print(
             f"  W(0, 0) = {sol.value:.6f} (opening rule 35), "
             f"{without.value:.6f} (no opening rule); policy irregular at {sol.irregular} "
@@ -71,6 +91,20 @@ def main(argv=None) -> int:
             f"{loss.against_optimal:.6f}); against for points {loss.for_points_vs_for_points:.6f} "
             f"where optimal gets {loss.optimal_vs_for_points:.6f} (gives up {loss.against_for_points:.6f})"
         )
+    small = wimpout.solve_race(50)
+    games = 5000
+    cpu_r, _, played = timed_cpu(lambda: wimpout.simulate_race(small, games, seed=1), args.repeat)
+    remembered = _common.scored
+    try:  # each roll through score() and its argument checks, the way the games were played before
+        _common.scored = lambda roll, black, rules: wimpout.score(roll, has_black=black, rules=rules)
+        cpu_c, _, checked = timed_cpu(lambda: wimpout.simulate_race(small, games, seed=1), args.repeat)
+    finally:
+        _common.scored = remembered
+    assert np.array_equal(played.columns["won"], checked.columns["won"])
+    print(
+        f"\n{games:,} games to 50 played with dice: rolls scored by the remembered scorer {cpu_r:.2f} s CPU, "
+        f"through score() and its checks {cpu_c:.2f} s CPU (median): {cpu_c / cpu_r:.1f}x; the same games"
+    )
     return 0
 
 

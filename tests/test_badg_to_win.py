@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from dicelab import badg
-from dicelab.badg import reference
+from dicelab.badg import _win_kernels, reference, to_win
+from dicelab.badg._common import _active
+from dicelab.badg.state import Game
 from dicelab.badg.to_win import _pick
 
 BRUTE_GAMES = [(6, 6, 8), (4, 6, 6), (3, 3, 4), (2, 3, 3, 4)]
@@ -103,6 +105,38 @@ def test_minus_the_points_as_utility_is_the_expected_points_game(dice):
     if len(dice) <= 4:
         exact = reference.exact_win_values(dice, [-x for x in range(X + 1)])
         assert -exact[dice, 0] == sum(dice) - reference.paper_precompute(dice)[dice]
+
+
+@pytest.mark.parametrize("dice", [(6, 8), (4, 6, 6, 8, 10), MID], ids=str)
+def test_a_targets_values_are_those_of_its_own_solve_bit_for_bit(dice):
+    """Every target read from the game's table of targets (in any order, the table growing as
+    larger targets come) equals the kernel run on that target's utility alone, to the last bit."""
+    game, X = Game.of(dice), badg.max_points(dice)
+    to_win._clear_targets()
+    targets = list(range(X + 1))
+    np.random.default_rng(len(dice)).shuffle(targets)
+    for t in targets:
+        u = badg.threshold_utility(t, dice)
+        alone = _win_kernels.win_values(
+            to_win._expected(game.dice).tables, np.array([float(v) for v in u]), _active(game, u)
+        )
+        win = badg.solve_to_win(dice, target=t)
+        assert np.array_equal(win.W, alone, equal_nan=True), t
+        assert np.array_equal(win.active, _active(game, u))
+    assert to_win._TARGETS[game.dice].top == X
+
+
+def test_a_targets_forward_pass_is_solved_once_per_game():
+    to_win._clear_targets()
+    first = badg.solve_to_win(MID, target=9)
+    p, diff = first.distribution(), first.differences(3)
+    badg.solve_to_win(MID, target=40)  # a larger target: the table is solved again, passes kept
+    again = badg.solve_to_win(MID, target=9)
+    assert again is not first and again._forward is first._forward
+    assert np.array_equal(again.distribution(), p) and again.differences(3) == diff
+    to_win._clear_targets()
+    fresh = badg.solve_to_win(MID, target=9)
+    assert np.array_equal(fresh.distribution(), p) and fresh.differences(3) == diff
 
 
 def test_win_value_is_nondecreasing_in_the_target_and_beats_the_expected_points_policy():

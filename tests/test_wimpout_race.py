@@ -18,6 +18,8 @@ from dicelab.wimpout import (
     Choice,
     Rules,
     State,
+    _kernels,
+    _race_tables,
     all_rolls,
     race,
 )
@@ -178,6 +180,39 @@ def test_the_losses_match_each_match_played_alone():
     alike = wimpout.evaluate_race(sol, T, T.copy())  # one policy, given twice: solved once
     assert np.array_equal(alike.WA, alike.WB)
     assert abs(alike.first_wins - loss.for_points_vs_for_points) < 1e-15
+
+
+def test_a_fixed_policys_turn_is_exactly_a_line_in_what_a_wimpout_is_worth():
+    """turn_line's two coefficients, in fractions, give the turn's value at every x exactly: the
+    ground of evaluate_race's method="linear"."""
+    sol = wimpout.solve_race(15, horizon=150)
+    g, m, NH = 3, 7, 30
+    tb = _race_tables.tables(Rules(), m, NH, True)
+    S, nf = tb["S"], tb["nf"]
+    V, D = _kernels.scratch(g + NH + 102, S, S - nf, exact=True)
+    V1 = V.copy()
+    W = np.array([[Fraction(v) for v in row] for row in sol.values], dtype=object)
+    for name in ("for points", "optimal"):
+        T, X, P = _race_tables.policy("first", name, sol)
+        for i, j in [(0, 0), (0, 2), (1, 0), (1, 1), (2, 1)]:
+            oz = int(j > 0)
+            kit = (g, m, W, tb["tab"], tb["LT2"][oz], tb["MT2"][oz])
+            Qtop = _kernels.fixed_bank.py_func(i, j, g, m, T, X, P, D)
+            a, b = _kernels.turn_line.py_func(i, j, *kit, Qtop, D, V, V1)
+            assert 0 < b < 1 and isinstance(a, Fraction), (name, i, j)
+            for x in (Fraction(0), Fraction(2, 7), Fraction(1)):
+                assert _kernels.turn_value.py_func(i, j, x, *kit, Qtop, D, False, V) == a + b * x
+
+
+def test_the_levels_solved_as_linear_equations_are_the_iterated_values():
+    sol = solved(50)
+    for first, second in [("for points", "optimal"), ("optimal", "for points"), ("for points", "for points")]:
+        linear = wimpout.evaluate_race(sol, first, second)
+        iterated = wimpout.evaluate_race(sol, first, second, method="iterate")
+        assert linear.iterations == 1 and iterated.iterations > 1
+        assert np.abs(linear.WA - iterated.WA).max() < 1e-11 and np.abs(linear.WB - iterated.WB).max() < 1e-11
+        again = wimpout.evaluate_race(sol, first, second, method="iterate", tol=1e-15)
+        assert np.abs(linear.WA - again.WA).max() < 1e-14, (first, second)  # the equations' solution
 
 
 def test_the_policy_banks_only_when_the_values_say_so():

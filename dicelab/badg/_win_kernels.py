@@ -252,28 +252,46 @@ def small_takes(t, n, smalls, kvec, row0, pts, rolls):
 
 
 @njit(cache=True)
-def big_choices(t, W, V, r, n, big, base, cvec, xlo, width, use_w, Hf, He, Hk, f, e, counts):
+def pick_big(f, e, lo, nb):
+    """:func:`pick` among the big group's takes ``kb`` in ``lo..nb - 1`` of one small choice: their
+    count vectors differ only in ``kb``, so the one first by :func:`more_dice` is the largest
+    ``kb`` (the most dice) among those tied on both values."""
+    fmax = NEG
+    for kb in range(lo, nb):
+        fmax = max(fmax, f[kb])
+    emax = NEG
+    for kb in range(lo, nb):
+        if _tied(f[kb], fmax) and e[kb] > emax:
+            emax = e[kb]
+    for kb in range(nb - 1, lo - 1, -1):
+        if _tied(f[kb], fmax) and _tied(e[kb], emax):
+            return kb
+    return lo - 1
+
+
+@njit(cache=True)
+def big_choices(t, W, V, r, n, big, base, xlo, width, use_w, Hf, He, Hk, f, e):
     """For every small choice ``ks`` (and ``z = xlo + zz`` points, ``zz < width``, if ``use_w``): the
-    big group's take chosen by :func:`pick` -- its win value ``Hf``, expected face sum ``He``
-    and dice ``Hk`` (index ``[ks, zz]``; column 0 only without ``use_w``). ``f``, ``e``, ``counts``:
-    scratch arrays of ``n_b + 1`` rows."""
+    big group's take chosen by :func:`pick` (:func:`pick_big`) -- its win value ``Hf``, expected
+    face sum ``He`` and dice ``Hk`` (index ``[ks, zz]``; column 0 only without ``use_w``). ``f``,
+    ``e``: scratch arrays of ``n_b + 1`` rows."""
     K = base.size
     nb = n[big] + 1
     sb = t.sizes[big]
+    stride = t.strides[big]
+    shift = np.empty(nb, dtype=np.int64)  # the bad points of the kb highest faces
+    for kb in range(nb):
+        shift[kb] = kb * sb - int(round(t.prefix[r, kb]))
     f[:] = 0.0
     for ks in range(K):
         lo = 1 if ks == 0 else 0
         for kb in range(nb):
-            e[kb] = t.prefix[r, kb] + V[base[ks] - kb * t.strides[big]]
-            counts[kb, :] = cvec[ks, :]
-            counts[kb, big] = kb
+            e[kb] = t.prefix[r, kb] + V[base[ks] - kb * stride]
         for zz in range(width if use_w else 1):
             if use_w:
                 for kb in range(lo, nb):
-                    f[kb] = W[
-                        base[ks] - kb * t.strides[big], xlo + zz + kb * sb - int(round(t.prefix[r, kb]))
-                    ]
-            kb = pick(f[lo:], e[lo:], counts[lo:]) + lo
+                    f[kb] = W[base[ks] - kb * stride, xlo + zz + shift[kb]]
+            kb = pick_big(f, e, lo, nb)
             Hf[ks, zz] = f[kb]
             He[ks, zz] = e[kb]
             Hk[ks, zz] = kb
@@ -308,17 +326,64 @@ def small_choice(Hf, He, Hk, gain, spts, cvec, big, o, zz, use_w, f, e, counts):
 
 
 @njit(cache=True)
-def _keep(ex_w, ex_meta, w, meta):
-    """Keep ``(w, meta)`` among the heaviest examples (replacing the lightest one)."""
-    if ex_w.size == 0:
-        return
+def expected_take(He, gain, o):
+    """:func:`small_choice` without ``W`` (the expected-points take) on joint roll ``o``, in one
+    pass: the choice with the largest expected face sum where no other is within ``TIE`` of it;
+    ``-1`` where one is (:func:`small_choice` then breaks the tie)."""
+    first = -1
+    m1, m2 = NEG, NEG  # the largest and the second largest sums (equal when two are equal)
+    for ks in range(gain.shape[1]):
+        v = gain[o, ks] + He[ks, 0]
+        if v > m1:
+            m1, m2, first = v, m1, ks
+        elif v > m2:
+            m2 = v
+    return -1 if _tied(m2, m1) else first
+
+
+@njit(cache=True)
+def win_take(Hf, He, gain, spts, o, zz, f, e):
+    """:func:`small_choice` with ``W`` (the win policy's take) on joint roll ``o`` with ``zz`` points,
+    in two passes: among the choices with the largest win value (within ``TIE``), the one with
+    the largest expected face sum where no other of them is within ``TIE`` of it; ``-1`` where
+    one is (:func:`small_choice` then breaks the tie)."""
+    K = gain.shape[1]
+    fmax = NEG
+    for ks in range(K):
+        z = zz + spts[o, ks]
+        f[ks] = Hf[ks, z]
+        e[ks] = gain[o, ks] + He[ks, z]
+        fmax = max(fmax, f[ks])
+    first = -1
+    m1, m2 = NEG, NEG  # the largest and second largest sums of the best win values
+    for ks in range(K):
+        if _tied(f[ks], fmax):
+            if e[ks] > m1:
+                m1, m2, first = e[ks], m1, ks
+            elif e[ks] > m2:
+                m2 = e[ks]
+    return -1 if _tied(m2, m1) else first
+
+
+@njit(cache=True)
+def _lightest(ex_w):
+    """The first index of the lightest kept example (0 when none are kept)."""
     low = 0
     for i in range(1, ex_w.size):
         if ex_w[i] < ex_w[low]:
             low = i
-    if w > ex_w[low]:
-        ex_w[low] = w
-        ex_meta[low, :] = meta
+    return low
+
+
+@njit(cache=True)
+def _keep(ex_w, ex_meta, w, meta, low):
+    """Keep ``(w, meta)`` among the heaviest examples (replacing the lightest one, ``ex_w[low]``);
+    returns the lightest one's index after."""
+    if ex_w.size == 0 or w <= ex_w[low]:
+        return low
+    ex_w[low] = w
+    ex_meta[low, :] = meta
+    return _lightest(ex_w)
 
 
 @njit(cache=True)
@@ -356,22 +421,24 @@ def policy_pass(t, W, V, active, mass, st, ex_w, ex_meta):
     counts = np.zeros((K, G), dtype=np.int64)
     fb = np.zeros(n[big] + 1)
     eb = np.empty(n[big] + 1)
-    cb = np.zeros((n[big] + 1, G), dtype=np.int64)
     moves = np.zeros((n_states, mp + 1))  # the expected-points policy's moves: state left, points
     moves_c = np.zeros((n_states, mp + 1))
     meta = np.empty(2 + G, dtype=np.int64)
     n_diff = 0
     p_diff = 0.0
+    low = _lightest(ex_w)
     sb = t.sizes[big]
     stride = t.strides[big]
     for r in range(t.offsets[big, n[big]], t.offsets[big, n[big] + 1]):
-        big_choices(t, W, V, r, n, big, base, cvec, xlo, width, False, Ef, Ee, Ek, fb, eb, cb)
+        big_choices(t, W, V, r, n, big, base, xlo, width, False, Ef, Ee, Ek, fb, eb)
         if nx > 0:
             level_max(t, W, st, r, n, big, smalls, base, xlo, nx, R, pts, tail, buf_a, buf_b, best)
         win_ready = False
         for o in range(n_out):
             p = t.prob[r] * weight[o]
-            ke = small_choice(Ef, Ee, Ek, gain, spts, cvec, big, o, 0, False, f, e, counts)
+            ke = expected_take(Ee, gain, o)
+            if ke < 0:
+                ke = small_choice(Ef, Ee, Ek, gain, spts, cvec, big, o, 0, False, f, e, counts)
             kbe = Ek[ke, 0]
             se = base[ke] - kbe * stride
             pe = spts[o, ke] + kbe * sb - int(round(t.prefix[r, kbe]))
@@ -388,20 +455,24 @@ def policy_pass(t, W, V, active, mass, st, ex_w, ex_meta):
                     continue
                 p_diff += mass[x] * p
                 if not win_ready:
-                    big_choices(t, W, V, r, n, big, base, cvec, xlo, width, True, Hf, He, Hk, fb, eb, cb)
+                    big_choices(t, W, V, r, n, big, base, xlo, width, True, Hf, He, Hk, fb, eb)
                     win_ready = True
-                kw = small_choice(Hf, He, Hk, gain, spts, cvec, big, o, xx, True, f, e, counts)
+                kw = win_take(Hf, He, gain, spts, o, xx, f, e)
+                if kw < 0:
+                    kw = small_choice(Hf, He, Hk, gain, spts, cvec, big, o, xx, True, f, e, counts)
                 kbw = Hk[kw, xx + spts[o, kw]]
                 pw = spts[o, kw] + kbw * sb - int(round(t.prefix[r, kbw]))
                 reach[base[kw] - kbw * stride, x + pw] += mass[x] * p
                 reach[se, x + pe] -= mass[x] * p
+                if ex_w.size == 0 or mass[x] * p <= ex_w[low]:
+                    continue  # lighter than every example kept
                 meta[0] = st
                 meta[1] = x
                 meta[2:] = -1
                 meta[2 + big] = r
                 for j in range(smalls.size):
                     meta[2 + smalls[j]] = row0[j] + rolls[o, j]
-                _keep(ex_w, ex_meta, mass[x] * p, meta)
+                low = _keep(ex_w, ex_meta, mass[x] * p, meta, low)
     for x in range(xr + 1):
         if mass[x] == 0.0:
             continue

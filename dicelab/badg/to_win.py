@@ -49,6 +49,18 @@ big group's dice instead, which differs only at exact ties of expected value). E
 versions: :func:`~dicelab.badg.reference.exact_win_values`,
 :func:`~dicelab.badg.reference.exact_points_distribution`.
 
+Every target, one table
+-----------------------
+For a target ``t``, ``u[x] = 1[x <= t]`` depends only on ``t - x``, and so does ``W``:
+``W_t(S, x) = F(S, t - x)``, with ``F(S, b)`` the best chance that the dice of ``S`` score at
+most ``b`` more bad points. One solve of the game extended by ``top`` points (utility
+``1[x <= top]`` over ``0..X + top``) gives ``F(S, b)`` at every budget ``b <= top``, and with it
+the values of every target up to ``top``, each read as a window of its columns: the same
+operations on the same numbers, bit for bit, as a solve for that target alone. A game remembers
+its table (the last few games): the first target asks for ``top = max(t, X // 4)``, a larger one
+doubles it. The forward pass of a target is remembered beside it (a chapter asks for the
+distribution of one target in several places).
+
 Values are float64 (``W`` is a probability for a threshold; the exact denominators are as
 large as the expected-points solver's).
 """
@@ -79,6 +91,7 @@ from dicelab.badg._common import (
     _rolls,
     _shown,
     _solver_cost,
+    _state_max_points,
 )
 from dicelab.badg._win_kernels import TIE
 from dicelab.badg.solver import Solution, solve
@@ -236,8 +249,10 @@ def _work(game: Game, active: np.ndarray, forward: bool) -> float:
     worked, ``span``, plus the most points of the small dice, ``tail``), the levels' maxima
     (``(n_out / R_last) K`` over the ``z`` range, ``n_out (c_last + 1)`` over the ``x`` range), the
     sum over the small joint rolls ``n_out`` -- and, for the forward pass, each joint roll's
-    expected-points take (``8 K`` a roll) and the moves over every pair of states. The maxima run
-    about ten to a step (vectorised), the forward pass's takes about three."""
+    expected-points take (``2 K`` a roll: one pass over the choices, where none ties), its
+    checks over the ``x`` range, the big group's takes (``8 K (n_b + 1)`` a big roll) and the
+    moves over every pair of states. The maxima run about ten to a step (vectorised), the
+    forward pass's takes about three."""
     counts = np.array(game.counts)
     n = (np.arange(game.n_states)[:, None] // np.array(game.strides)) % (counts + 1)
     R = np.ones(n.shape)
@@ -262,7 +277,7 @@ def _work(game: Game, active: np.ndarray, forward: bool) -> float:
         return work
     mp = (n * (np.array(game.sizes) - 1)).sum(axis=1)
     moves = game.n_states * float(np.sum((X - mp + 1) * (mp + 1)))
-    return work + 0.3 * float(np.sum(R_big * (n_out * (8 * K + span) + 8 * K * (n_big + 1)))) + moves
+    return work + 0.3 * float(np.sum(R_big * (n_out * (2 * K + span) + 8 * K * (n_big + 1)))) + moves
 
 
 @dataclass(frozen=True, eq=False)
@@ -469,7 +484,12 @@ class WinSolution:
 
     @cached_property
     def _forward(self):
-        return _forward(self, n_examples=_EXAMPLES)
+        if self.target is None:
+            return _forward(self, n_examples=_EXAMPLES)
+        passes = _TARGETS[self.dice].passes if self.dice in _TARGETS else {}
+        if self.target not in passes:  # the values are the table's, whatever its top: so is the pass
+            passes[self.target] = _forward(self, n_examples=_EXAMPLES)
+        return passes[self.target]
 
     def distribution(self) -> np.ndarray:
         """The distribution of the final bad points under the win policy.
@@ -619,7 +639,7 @@ def _forward(sol: WinSolution, n_examples: int):
         n_diff += nd
         p_diff += pd
     keep = np.argsort(-ex_w, kind="stable")
-    decisions = [_decision(sol, ex_meta[i], float(ex_w[i])) for i in keep if ex_w[i] > 0]
+    decisions = tuple(_decision(sol, ex_meta[i], float(ex_w[i])) for i in keep if ex_w[i] > 0)
     return reach[0], n_diff, p_diff, decisions
 
 
@@ -666,6 +686,53 @@ def _expected(dice: tuple[int, ...]) -> Solution:
     return solve(dice)
 
 
+@dataclass
+class _Targets:
+    """A game's table of every target up to ``top`` (module docstring, "Every target, one table"):
+    ``W[i, top - b]`` is ``F(i, b)``, the values of the game extended by ``top`` points; ``passes``:
+    the forward passes solved so far, by target."""
+
+    top: int
+    W: np.ndarray
+    passes: dict = field(default_factory=dict)
+
+
+_TARGETS: dict[tuple[int, ...], _Targets] = {}  # by dice, the most recently used last
+_TARGETS_SIZE = 4
+
+
+def _clear_targets() -> None:
+    """Forget the games' tables of targets (for timing a solve afresh)."""
+    _TARGETS.clear()
+
+
+def _target_values(game: Game, X: int, target: int) -> np.ndarray:
+    """``W`` of ``u = 1[x <= target]``: a window of the game's table of targets, solved first when
+    the game has none up to ``target``."""
+    table = _TARGETS.pop(game.dice, None)
+    if table is None or table.top < target:
+        top = min(X, max(target, X // 4, 2 * table.top if table else 0))
+        u = tuple(Fraction(int(x <= top)) for x in range(X + top + 1))
+        active = _active(game, u)
+        check_cost(
+            "dice",
+            _shown(game),
+            memory=24 * _float(game.n_states) * (X + top + 1),
+            steps=_solver_cost(game)[1] + _work(game, active, forward=False),
+            what="the win values of every target up to " + str(top),
+        )
+        expected = _expected(game.dice)
+        W = _win_kernels.win_values(expected.tables, np.array([float(v) for v in u]), active)
+        table = _Targets(top, W, table.passes if table else {})
+    _TARGETS[game.dice] = table
+    while len(_TARGETS) > _TARGETS_SIZE:
+        _TARGETS.pop(next(iter(_TARGETS)))
+    shift = table.top - target  # W_t(i, x) = F(i, target - x) = table.W[i, x + shift]
+    W = table.W[:, shift : shift + X + 1].copy()
+    W[np.arange(X + 1)[None, :] > X - _state_max_points(game)[:, None]] = np.nan
+    return W
+
+
 @validated(dice=DICE, target=Int(0, optional=True), example={"dice": (6, 8), "target": 3})
 def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> WinSolution:
     """The strategy maximising ``P(final bad points <= target)``, or ``E[utility[final bad points]]``.
@@ -702,8 +769,9 @@ def solve_to_win(dice=STANDARD, *, target: int | None = None, utility=None) -> W
     if target is not None:
         target = check_int("target", target, 0, X)
         u = threshold_utility(target, game.dice)
-    else:
-        u = _check_utility(utility, X)
+        W = _target_values(game, X, target)  # its own cost check, when it solves
+        return WinSolution(game.dice, target, u, W, _expected(game.dice), _active(game, u))
+    u = _check_utility(utility, X)
     active = _active(game, u)
     steps = _solver_cost(game)[1] + _work(game, active, forward=False)
     check_cost("dice", _shown(game), steps=steps, what="the win values")

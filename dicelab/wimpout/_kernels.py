@@ -260,7 +260,9 @@ def policy_pass(g, m, W, tab, LT2, MT2, WSTAR2, V, D, T, irregular, ex, border_o
 
 @njit(cache=True, nogil=True)
 def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, tab, LT2, MT2, tol, max_iter, V, D, same=False):
-    """The win chances of two fixed policies, level by level, in place on ``WA``/``WB``.
+    """The win chances of two fixed policies, level by level, in place on ``WA``/``WB``, by
+    iterating each level's two equations (``evaluate_race(method="iterate")``; :func:`solve_pair`
+    solves them).
 
     ``WA[i, j]``: A to move with ``i`` against B's ``j``; A banks at choice ``c`` from turn
     points ``TA[i, j, c]`` (units) on, and at the turn points ``XA[k, 1]`` of choice
@@ -312,3 +314,96 @@ def scratch(rows: int, S: int, C: int, exact: bool = False):
     if exact:
         return np.zeros((rows, S + 3), dtype=object), np.zeros((rows, C), dtype=bool)
     return np.zeros((rows, S + 3)), np.zeros((rows, C), dtype=np.bool_)
+
+
+@njit(cache=True, nogil=True)
+def turn_line(i, j, g, m, Wopp, tab, LT, MT, Qtop, D, V, V1):
+    """The mover's win chance at ``(i, j)`` under the fixed bank decisions ``D``, as a line in
+    what a Wimpout is worth to them: ``(a, b)`` with the win chance ``a + b x``.
+
+    The recursion of :func:`turn_value` (with ``optimal`` False) run on the two coefficients at
+    once: ``V`` holds the constants, ``V1`` the coefficients of ``x`` (the chance to end the turn
+    with nothing: a Wimpout, or a stop that banks nothing). Every bank value ``1 - Wopp[j, q]``
+    it reads has ``q > i``, a higher level, so with ``D`` fixed the turn is exactly affine in
+    ``x``. ``V``, ``V1``: scratch, as in :func:`turn_value`.
+    """
+    S, nf, start, nxt, gain, pr, AWB, PW = tab
+    NH = LT.shape[0] - 1
+    zero = LT[0] * 0  # of the tables' number type (floats, or fractions)
+    one = zero + 1
+    H = Qtop - i
+    top = H + 101
+    for r in range(H, top):
+        n = min(i + r - j + 1, NH)
+        for s in range(nf):
+            V[r, s], V1[r, s] = AWB[s] - MT[n, s], PW[s]
+        for s in range(nf, S):
+            V[r, s], V1[r, s] = 1 - LT[n], zero
+    for r in range(top):  # the endings: Wimpout (x), Auto Win, Auto Lose
+        V[r, S], V1[r, S] = zero, one
+        V[r, S + 1], V1[r, S + 1] = one, zero
+        V[r, S + 2], V1[r, S + 2] = zero, zero
+    for r in range(H - 1, -1, -1):
+        q = i + r
+        for s in range(S):
+            acc, acc1 = zero, zero
+            for k in range(start[s], start[s + 1]):
+                acc += pr[k] * V[r + gain[k], nxt[k]]
+                acc1 += pr[k] * V1[r + gain[k], nxt[k]]
+            if s >= nf and D[r, s - nf]:
+                if r == 0 or (i == 0 and r < m):
+                    acc, acc1 = zero, one  # banks nothing: worth x
+                elif q < g:
+                    acc, acc1 = 1 - Wopp[j, q], zero
+                else:
+                    acc, acc1 = 1 - LT[min(q - j + 1, NH)], zero
+            V[r, s], V1[r, s] = acc, acc1
+    return V[0, 0], V1[0, 0]
+
+
+@njit(cache=True, nogil=True)
+def fixed_bank(a, o, g, m, T, X, P, D):
+    """Write the bank decisions ``D`` of a fixed policy (as :func:`evaluate_pair` reads it) at
+    ``(a, o)``; returns the total ``Qtop`` from which every choice banks."""
+    C = T.shape[2]
+    top = 0
+    for c in range(C):
+        top = max(top, T[a, o, c])
+    Qtop = max(g, a + top, m if a == 0 else 0)
+    for r in range(Qtop - a):
+        for c in range(C):
+            D[r, c] = r >= T[a, o, c]
+    for k in range(P[a * g + o], P[a * g + o + 1]):
+        D[X[k, 1], X[k, 0]] = True
+    return Qtop
+
+
+@njit(cache=True, nogil=True)
+def solve_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, tab, LT2, MT2, V, V1, D, same=False):
+    """The win chances of two fixed policies, level by level, in place on ``WA``/``WB``: the
+    arguments of :func:`evaluate_pair`, each level's two equations solved exactly.
+
+    With the policies fixed, A's turn at ``(i, j)`` is worth ``a1 + b1 (1 - WB[j, i])``
+    (:func:`turn_line`) and B's at ``(j, i)`` is ``a2 + b2 (1 - WA[i, j])``: so
+    ``WA[i, j] = (a1 + b1 (1 - a2 - b2)) / (1 - b1 b2)``, and ``(a1 + b1) / (1 + b1)`` where
+    ``i = j`` and the players are one (``same``). Returns the pairs solved.
+    """
+    pairs = 0
+    for level in range(2 * g - 2, -1, -1):
+        last = level // 2 if same else min(level, g - 1)
+        for i in range(max(0, level - g + 1), last + 1):
+            j = level - i
+            jz = 0 if j == 0 else 1
+            Qtop = fixed_bank(i, j, g, m, TA, XA, PA, D)
+            a1, b1 = turn_line(i, j, g, m, WB, tab, LT2[jz], MT2[jz], Qtop, D, V, V1)
+            if same and i == j:
+                WA[i, j] = (a1 + b1) / (1 + b1)
+                pairs += 1
+                continue
+            iz = 0 if i == 0 else 1
+            Qtop = fixed_bank(j, i, g, m, TB, XB, PB, D)
+            a2, b2 = turn_line(j, i, g, m, WA, tab, LT2[iz], MT2[iz], Qtop, D, V, V1)
+            WA[i, j] = (a1 + b1 * (1 - a2 - b2)) / (1 - b1 * b2)
+            WB[j, i] = a2 + b2 * (1 - WA[i, j])
+            pairs += 1
+    return pairs

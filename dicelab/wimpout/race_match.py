@@ -1,9 +1,14 @@
 """Fixed policies in the race to a target: the turn played for points against the optimal one.
 
-A pair of fixed policies (thresholds, and the optimal policy's exceptions) is evaluated by the
-same level-by-level value iteration as :func:`~dicelab.wimpout.solve_race`: with ``W_A(i, j)``
-the win chance of A to move and ``W_B`` B's, a turn of A ends in ``1 - W_B(j, i)`` (a Wimpout),
-``1 - W_B(j, q)`` (banking to ``q``) or the Last Licks value, with A's choices fixed.
+A pair of fixed policies (thresholds, and the optimal policy's exceptions) is evaluated level by
+level in decreasing ``i + j``, as :func:`~dicelab.wimpout.solve_race` solves the race: with
+``W_A(i, j)`` the win chance of A to move and ``W_B`` B's, a turn of A ends in ``1 - W_B(j, i)`` (a
+Wimpout), ``1 - W_B(j, q)`` (banking to ``q``, a higher level) or the Last Licks value, with A's
+choices fixed. So A's turn is worth ``a_1 + b_1 (1 - W_B(j, i))``, a line in what a Wimpout
+leaves A (``b_1``: the chance that the turn ends with nothing), and B's at ``(j, i)`` is
+``a_2 + b_2 (1 - W_A(i, j))``: each level's two equations are linear, and solved as such
+(``method="linear"``, one pass over the turn per player and pair), where the straightforward
+method iterates them until a sweep changes them by less than ``tol`` (``method="iterate"``).
 """
 
 from __future__ import annotations
@@ -14,13 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dicelab.core.checks import check_cost, check_float, check_int
+from dicelab.core.checks import check_choice, check_cost, check_float, check_int
 from dicelab.core.sample import Sample
 from dicelab.core.spec import validated
 from dicelab.wimpout import _common, _kernels
 from dicelab.wimpout._common import RULES
 from dicelab.wimpout._race_tables import MINIMUM, TARGET, cost, for_points_table, policy, tables
-from dicelab.wimpout.dice import score
 from dicelab.wimpout.race import RaceSolution
 from dicelab.wimpout.records import Choice, Rules
 
@@ -53,8 +57,9 @@ class RaceMatch:
     """Two fixed policies against each other: ``first`` (A) moves first.
 
     ``WA[i // 5, j // 5]``: A's win chance when A is to move with ``i`` against B's ``j``;
-    ``WB`` the same for B; ``first_wins = WA[0, 0]``; ``iterations``: the most sweeps of a level;
-    ``change``: the last sweep's largest change.
+    ``WB`` the same for B; ``first_wins = WA[0, 0]``; ``iterations``: the most sweeps of a level
+    (1 where each level's equations are solved as linear ones, ``method="linear"``); ``change``:
+    the last sweep's largest change (0 for ``"linear"``).
     """
 
     WA: np.ndarray
@@ -68,9 +73,14 @@ class RaceMatch:
 
 
 def evaluate_race(
-    solution: RaceSolution, first="for points", second="optimal", *, tol: float = 1e-12
+    solution: RaceSolution,
+    first="for points",
+    second="optimal",
+    *,
+    tol: float = 1e-12,
+    method: str = "linear",
 ) -> RaceMatch:
-    """Two fixed threshold policies against each other, by the same level-by-level value iteration.
+    """Two fixed threshold policies against each other, level by level as in :func:`solve_race`.
 
     Parameters
     ----------
@@ -80,7 +90,11 @@ def evaluate_race(
         The policies of the first player to move and of the other (thresholds in points, shaped
         as ``solution.thresholds``).
     tol : float
-        A level's iteration stops when a sweep changes its values by less than ``tol``.
+        With ``method="iterate"``, a level's iteration stops when a sweep changes its values by
+        less than ``tol``.
+    method : ``"linear"`` or ``"iterate"``
+        Solve each level's two equations, linear with the policies fixed (see the module
+        docstring), or iterate them as :func:`solve_race` does: the same values to about ``tol``.
 
     Returns
     -------
@@ -93,28 +107,37 @@ def evaluate_race(
     >>> match = evaluate_race(sol, "optimal", "optimal")
     >>> abs(match.first_wins - sol.value) < 1e-12
     True
+    >>> abs(evaluate_race(sol, method="iterate").first_wins - evaluate_race(sol).first_wins) < 1e-12
+    True
     """
     if not isinstance(solution, RaceSolution):
         raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
     (TA, XA, PA), (TB, XB, PB) = policy("first", first, solution), policy("second", second, solution)
     tol = check_float("tol", tol, 0, 1, open_low=True)
-    return _evaluate(solution, TA, XA, PA, TB, XB, PB, tol)
+    method = check_choice("method", method, ("linear", "iterate"))
+    return _evaluate(solution, TA, XA, PA, TB, XB, PB, tol, method)
 
 
-def _evaluate(solution, TA, XA, PA, TB, XB, PB, tol) -> RaceMatch:
+def _evaluate(solution, TA, XA, PA, TB, XB, PB, tol, method="linear") -> RaceMatch:
     """The match of two policies in units (see :func:`_policy`); one policy is solved once for both."""
     same = TA is TB or (np.array_equal(TA, TB) and np.array_equal(XA, XB) and np.array_equal(PA, PB))
     g, NH = solution.target // 5, solution.horizon // 5
     top = int(max(TA.max(), TB.max()))
-    rows = cost("solution", g, g, max(NH, top), 1)
+    # the linear solve evaluates each turn once (two coefficients): about a fifth of a levels solve
+    rows = cost("solution", g, g, max(NH, top), 0.2 if method == "linear" else 1)
     tb = tables(solution.rules, solution.minimum // 5, NH, False)
     S, nf = tb["S"], tb["nf"]
     V, D = _kernels.scratch(rows, S, S - nf)
     WA = np.full((g, g), 0.5)
     WB = WA if same else np.full((g, g), 0.5)
+    m = solution.minimum // 5
+    if method == "linear":
+        tabs = (tb["tab"], tb["LT2"], tb["MT2"])
+        _kernels.solve_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, *tabs, V, np.zeros_like(V), D, same)
+        return RaceMatch(WA, WA.copy() if same else WB, 1, 0.0)
     _, iterations, change = _kernels.evaluate_pair(
         g,
-        solution.minimum // 5,
+        m,
         WA,
         WB,
         TA,
@@ -178,7 +201,8 @@ def for_points_loss(solution: RaceSolution) -> ForPointsLoss:
         raise ValueError(f"solution must be a RaceSolution from solve_race, got {solution!r}"[:200])
     # One match of the two policies gives both first movers: WA[0, 0] with the player for points
     # first, WB[0, 0] (the optimal player to move at 0 against 0) with the optimal player first.
-    # The two matches are independent: solved side by side (the kernel releases the GIL).
+    # The two matches are independent: solved side by side (the kernels release the GIL), each
+    # level's equations solved as linear ones (evaluate_race's method="linear").
     fp, opt = policy("first", "for points", solution), policy("second", "optimal", solution)
     with ThreadPoolExecutor(max_workers=2) as pool:
         mixed = pool.submit(_evaluate, solution, *fp, *opt, 1e-12)
@@ -191,18 +215,20 @@ def for_points_loss(solution: RaceSolution) -> ForPointsLoss:
 
 
 def _roll_step(white: int, black: bool, flash, roll: tuple, rules: Rules):
-    """One roll of a turn scored by :func:`score`: ``(kind, white, black, flash, points)``.
+    """One roll of a turn scored by the rules engine: ``(kind, white, black, flash, points)``.
 
-    Written out from the rules, not read from the outcome tables: ``kind`` is ``"repeat"`` (the
-    Flash face again: the same dice, no points), ``"win"``, ``"lose"``, ``"wimpout"``,
-    ``"forced"`` (roll the returned dice: a Flash to clear, or all five after every die scored)
-    or ``"choice"`` (bank, or roll the dice that did not score).
+    Written out from the rules, not read from the outcome tables; the roll is scored as
+    :func:`~dicelab.wimpout.score` scores it, without its checks (the dice made the roll) and
+    remembered (``_common.scored``). ``kind`` is ``"repeat"`` (the Flash face again: the same
+    dice, no points), ``"win"``, ``"lose"``, ``"wimpout"``, ``"forced"`` (roll the returned dice:
+    a Flash to clear, or all five after every die scored) or ``"choice"`` (bank, or roll the
+    dice that did not score).
     """
     if flash is not None and flash in roll:
         return "repeat", white, black, flash, 0
     if flash is not None and flash == rules.sun_value:  # the wild sun must not repeat the Flash
         rules = dataclasses.replace(rules, sun_value=15 - flash)
-    sc = score(roll, has_black=black, rules=rules)
+    sc = _common.scored(roll, black, rules)
     if sc.outcome != "points":
         return sc.outcome, 0, False, None, 0
     left_white = sum(1 for k in range(white) if not sc.scoring[k])
@@ -226,10 +252,10 @@ def _play_turn(rng, rules: Rules, banks):
 
 
 def simulate_race(solution: RaceSolution, n: int, *, seed: int, first="optimal", second="optimal") -> Sample:
-    """Play ``n`` whole games with random dice, each roll scored by :func:`score` (not the tables).
+    """Play ``n`` whole games with random dice, each roll scored by the rules engine (not the tables).
 
     The players follow ``first`` and ``second`` (as in :func:`evaluate_race`); the Last Licks
-    turn rolls until it can bank the lead plus 5. About 0.5 ms a game to 50 points.
+    turn rolls until it can bank the lead plus 5. About 0.2 ms a game to 50 points.
 
     Parameters
     ----------

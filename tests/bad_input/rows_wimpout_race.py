@@ -88,6 +88,12 @@ ROWS = [
     Row(wimpout.evaluate_race, "second", POLICIES, lambda v: wimpout.evaluate_race(SOL, "optimal", v)),
     Row(wimpout.evaluate_race, "tol", FLOATS + [0, -1], lambda v: wimpout.evaluate_race(SOL, tol=v)),
     Row(
+        wimpout.evaluate_race,
+        "method",
+        [None, "", "levels", "plain", 3, b"linear", ["linear"]],
+        lambda v: wimpout.evaluate_race(SOL, method=v),
+    ),
+    Row(
         wimpout.for_points_loss, "solution", [None, "x", 3, SOL.values], lambda v: wimpout.for_points_loss(v)
     ),
     Row(wimpout.simulate_race, "solution", [None, "x", 3], lambda v: wimpout.simulate_race(v, 10, seed=1)),
