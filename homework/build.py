@@ -368,9 +368,10 @@ def solution_block(ex: Exercise, prose: bool, extra=None, run: bool = True):
 
 # --------------------------------------------------------------------------- a variant per student
 def check_variants(name: str, exercises: dict[str, Exercise], spec: dict, key: dict) -> None:
-    """Each variant, at the chapter's own numbers, gives the key the worked solution computed, and
-    every text it rewrites is in its exercise."""
-    from dicelab.course.homework import AnswerError, check_answer, decode
+    """Each variant, at the chapter's own numbers, gives the key the worked solution computed; every
+    text it rewrites is in its exercise; and every choice of its parameters fills its texts and gives
+    answers of the form the public test checks (the same for every student)."""
+    from dicelab.course.homework import AnswerError, check_answer, decode, form_of
 
     for number, entry in spec["exercises"].items():
         variant = entry.get("variant")
@@ -387,25 +388,54 @@ def check_variants(name: str, exercises: dict[str, Exercise], spec: dict, key: d
             except AnswerError as err:
                 raise ValueError(f"{where}: variant.key {variable} at the chapter's numbers is not the "
                                  f"worked solution's answer: {err}") from None
+        public = {v: public_form(form_of(decode(key[v]))) for v in variant["key"]}
+        for values in variants.every_choice(variant):
+            try:
+                variants.rewrite(exercises[number].box, variant, values)
+                for answer in entry["answers"].values():
+                    variants.fill(answer["template"], values)
+            except KeyError as err:
+                raise ValueError(f"{where}: variant.text or what names {err}, neither a parameter nor "
+                                 "a derived number") from None
+            for variable, value in variants.key_for(variant, values).items():
+                if public_form(form_of(value)) != public[variable]:
+                    raise ValueError(f"{where}: variant.key {variable} for {values} is "
+                                     f"{describe_form(public_form(form_of(value)))}, not "
+                                     f"{describe_form(public[variable])} as the public test says")
 
 
 HEADING = re.compile(r"^## Exercise (\S+)$", re.M)
 
 
+PROMPT = "\n\n**Your answer.**"
+
+
 def student_notebook(name: str, spec: dict, default: Path, out: Path, student: str) -> None:
-    """The student notebook of one student: each varying exercise with that student's numbers."""
+    """The student notebook of one student: each varying exercise with that student's numbers, in its
+    box (the variant's rewrites), in the answers it asks for and in its public test's messages."""
     nb = nbformat.read(default, as_version=4)
+    tests = nb.metadata.get("otter", {}).get("tests", {})
     for cell in nb.cells:
         text = source(cell)
         heading = HEADING.search(text) if cell.cell_type == "markdown" else None
         entry = spec["exercises"].get(heading[1], {}) if heading else {}
         if "variant" not in entry:
             continue
-        values = variants.params_for(name, heading[1], entry["variant"], student)
-        for answer in entry["answers"].values():
-            text = text.replace(answer["what"], variants.fill(answer["template"], values))
-        text = text.replace(heading[0], f"{heading[0]} (your numbers)", 1)
-        cell.source = variants.rewrite(text, entry["variant"], values)
+        number = heading[1]
+        values = variants.params_for(name, number, entry["variant"], student)
+        box, prompt = text.split(PROMPT, 1)
+        question = "q" + number.replace(".", "_")
+        for variable, answer in entry["answers"].items():
+            mine = variants.fill(answer["template"], values)
+            asked = f"`{variable}`: {answer['what']}"
+            if asked not in prompt:
+                raise ValueError(f"{name} {number}: the answer {variable} is not asked for in the notebook")
+            prompt = prompt.replace(asked, f"`{variable}`: {mine}")
+            if isinstance(tests.get(question), str):  # the public test's messages name the answer
+                tests[question] = tests[question].replace(f"check_form({answer['what']!r}, {variable},",
+                                                          f"check_form({mine!r}, {variable},")
+        box = box.replace(heading[0], f"{heading[0]} (your numbers)", 1)
+        cell.source = variants.rewrite(box, entry["variant"], values) + PROMPT + prompt
     intro = next(c for c in nb.cells if c.cell_type == "markdown")
     intro.source += (f"\n\nThis notebook is **{student}**'s: exercises marked *your numbers* have numbers "
                      "drawn for you, and your answers are checked against them.")
