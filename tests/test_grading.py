@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -183,35 +184,105 @@ def _traces(powers) -> list[int]:
     return out
 
 
+def _sum_law(faces, n: int) -> dict:
+    """The law of the sum of n rolls of a fair die with these faces (exact; no dicelab)."""
+    from collections import Counter
+    from fractions import Fraction
+
+    law = {0: Fraction(1)}
+    for _ in range(n):
+        step = Counter()
+        for total, p in law.items():
+            for f in faces:
+                step[total + f] += p / len(faces)
+        law = dict(step)
+    return law
+
+
+def _p_above(x, y, n: int):
+    return sum(p * q for a, p in _sum_law(x, n).items() for b, q in _sum_law(y, n).items() if a > b)
+
+
+def _n_rolls(n: int) -> dict:
+    """1.4 with n rolls each, by the hint's binomials: A_n = 4K, B_n = 3n, C_n = 2n + 4J."""
+    from fractions import Fraction
+    from math import comb
+
+    def binomial(p, wins):
+        return sum(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1) if wins(k))
+
+    return {"p_An_beats_Bn": binomial(Fraction(2, 3), lambda k: 4 * k > 3 * n),
+            "p_Bn_beats_Cn": binomial(Fraction(1, 3), lambda j: 3 * n > 2 * n + 4 * j)}
+
+
+def _favourite(n: int) -> dict:
+    """1.8 with n rolls each of the favourite set, by convolving the laws of the sums."""
+    from fractions import Fraction
+
+    fav = [(2, 2, 2), (1, 1, 4), (0, 3, 3)]
+    forward = [_p_above(fav[k], fav[(k + 1) % 3], n) for k in range(3)]
+    backward = [_p_above(fav[(k + 1) % 3], fav[k], n) for k in range(3)]
+    half = Fraction(1, 2)
+    verdict = ("reverse" if all(p > half for p in backward) else
+               "survive" if all(p > half for p in forward) else "break")
+    return {"sums_forward": forward, "cycle_verdict": verdict}
+
+
+# Per varying exercise checked end to end: its parameter, the answers from it (computed here, not by
+# dicelab), and a text the student's box shows for it.
+VARIED = {
+    "1.4": ("n", _n_rolls, lambda n: f"rolls={n})"),
+    "1.6": ("M", lambda M: {"traces": _traces(M)}, lambda M: f"G^{{{M[0]}}}"),
+    "1.8": ("n", _favourite, lambda n: f"rolls={n})"),
+}
+
+
+def _literal(value) -> str:
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return f"Fraction({value.numerator}, {value.denominator})"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_literal, value)) + "]"
+    return repr(value)
+
+
 def test_each_student_is_graded_on_their_own_numbers(build, tmp_path):
-    spec = yaml.safe_load((ROOT / "homework" / f"{CHAPTER}.yml").read_text())["exercises"]
-    number, entry = next((str(n), e) for n, e in spec.items() if "variant" in e)
-    variable = next(iter(entry["variant"]["key"]))
-    question = "q" + number.replace(".", "_")
+    spec = {str(n): e for n, e in yaml.safe_load((ROOT / "homework" / f"{CHAPTER}.yml").read_text())
+            ["exercises"].items()}
     sys.path.insert(0, str(ROOT / "homework"))
     import variants
 
+    published = {number: make(variants.params_for(CHAPTER, number, spec[number]["variant"], None)[param])
+                 for number, (param, make, _) in VARIED.items()}
     folder = tmp_path / "submissions"
-    shown = {}
+    drawn = {}
     for student, answer in (("ada", "own"), ("bob.smith", "published"), ("eve", "own")):
         source = (build / CHAPTER / "students" / (student if student in ROSTER else "ada")
                   / f"{CHAPTER}_homework.ipynb")
         nb = nbformat.read(source, as_version=4)
-        powers = variants.params_for(CHAPTER, number, entry["variant"],
-                                     student if student in ROSTER else "ada")["M"]
-        shown[student] = powers
-        value = _traces(powers if answer == "own" else (5, 6, 7))
-        k = next(k for k, c in enumerate(nb.cells)
-                 if c.cell_type == "code" and c.source.startswith(f"{variable} ="))
-        nb.cells[k].source = f"{variable} = {value!r}"
-        box = next(c.source for c in nb.cells
-                   if c.cell_type == "markdown" and f"Exercise {number} (your numbers)" in c.source)
-        assert f"G^{powers[0]}" in box and "G^5)" not in box and nb.metadata["dicelab"]["student"] in ROSTER
+        assert nb.metadata["dicelab"]["student"] in ROSTER
+        for number, (param, make, shown) in VARIED.items():
+            value = variants.params_for(CHAPTER, number, spec[number]["variant"],
+                                        student if student in ROSTER else "ada")[param]
+            drawn[student, number] = value
+            answers = make(value) if answer == "own" else published[number]
+            for variable, given in answers.items():
+                line = re.compile(rf"^{variable} = \.\.\.$", re.M)
+                cell = next(c for c in nb.cells if c.cell_type == "code" and line.search(c.source))
+                cell.source = line.sub(f"{variable} = {_literal(given)}", cell.source)
+            box = next(c.source for c in nb.cells
+                       if c.cell_type == "markdown" and f"Exercise {number} (your numbers)" in c.source)
+            assert shown(value) in box, (number, value)
+        nb.cells.insert(1, nbformat.v4.new_code_cell("from fractions import Fraction"))
         path = folder / student / f"{CHAPTER}_homework.ipynb"
         path.parent.mkdir(parents=True)
         nbformat.write(nb, path)
-    # never the published numbers
-    assert tuple(shown["ada"]) != (5, 6, 7) and tuple(shown["bob.smith"]) != (5, 6, 7)
+    for number, (param, make, shown) in VARIED.items():  # never the published numbers, nor their answers
+        own = variants.params_for(CHAPTER, number, spec[number]["variant"], None)[param]
+        assert drawn["ada", number] != own and drawn["bob.smith", number] != own
+        assert make(drawn["bob.smith", number]) != published[number]
+        assert shown(own) not in shown(drawn["ada", number])
     grades, roster = tmp_path / "grades.csv", build.parent / "roster.txt"
     run = subprocess.run(
         [*MAKE, "grade", f"SUBMISSIONS={folder}", f"GRADES={grades}", f"HOMEWORK_BUILD={build}",
@@ -221,9 +292,9 @@ def test_each_student_is_graded_on_their_own_numbers(build, tmp_path):
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     with grades.open() as f:
-        rows = {(r["submission"].split("/")[0], r["question"]): r for r in csv.DictReader(f)}
-    assert (rows["ada", question]["student"] == "ada"
-            and rows["ada", question]["score"] == str(entry["points"]))
-    assert rows["bob.smith", question]["score"] == "0"  # the chapter's published answer, not bob's numbers
-    assert (rows["eve", question]["student"] == ""
-            and "no roster identifier" in rows["eve", question]["note"])
+        rows = {(r["submission"].split("/")[0], r["exercise"]): r for r in csv.DictReader(f)}
+    for number in VARIED:
+        ada, bob, eve = (rows[student, number] for student in ("ada", "bob.smith", "eve"))
+        assert ada["student"] == "ada" and ada["score"] == str(spec[number]["points"]), ada
+        assert bob["score"] == "0" and "not right" in bob["note"], bob  # the chapter's answer, not bob's
+        assert eve["student"] == "" and "no roster identifier" in eve["note"]
