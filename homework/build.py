@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -33,7 +34,8 @@ import yaml
 from nbclient import NotebookClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import variants  # noqa: E402  (homework/variants.py, beside this file)
+import sandbox  # noqa: E402  (homework/sandbox.py, beside this file)
+import variants  # noqa: E402  (homework/variants.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 HOMEWORK = ROOT / "homework"
@@ -174,8 +176,10 @@ def runs(exercises: dict[str, Exercise], spec: dict) -> dict[str, bool]:
 
 
 # --------------------------------------------------------------------------- the answer key
-def compute_key(name: str, setup: list[str], exercises: dict[str, Exercise], spec: dict) -> dict:
-    """Run the worked solutions, in order, and read each autograded answer's value."""
+def compute_key(name: str, setup: list[str], exercises: dict[str, Exercise], spec: dict,
+                numba_cache: Path | None = None) -> dict:
+    """Run the worked solutions, in order, and read each autograded answer's value. The ``dicelab``
+    kernels they compile are cached in ``numba_cache``, from which the grader's sandboxes start."""
     cells = [nbformat.v4.new_code_cell("__key__ = {}")] + [nbformat.v4.new_code_cell(s) for s in setup]
     keep = runs(exercises, spec)
     for number, entry in spec["exercises"].items():  # in order: a solution may use an earlier one's
@@ -189,8 +193,9 @@ def compute_key(name: str, setup: list[str], exercises: dict[str, Exercise], spe
         "import json\nfrom dicelab.course.homework import encode\nprint(json.dumps(encode(__key__)))"
     ))
     nb = nbformat.v4.new_notebook(cells=cells)
+    env = {**os.environ, **({"NUMBA_CACHE_DIR": str(numba_cache)} if numba_cache else {})}
     NotebookClient(nb, timeout=3600, kernel_name="python3",
-                   resources={"metadata": {"path": str(ROOT / "solutions")}}).execute()
+                   resources={"metadata": {"path": str(ROOT / "solutions")}}).execute(env=env)
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     return dict(json.loads(text)["dict"])
 
@@ -468,7 +473,7 @@ def build(name: str, out: Path = BUILD, roster: list[str] | None = None) -> Path
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    key = compute_key(name, setup, exercises, spec)
+    key = compute_key(name, setup, exercises, spec, out / sandbox.NUMBA_CACHE)
     check_variants(name, exercises, spec, key)
     (folder / "key.json").write_text(json.dumps(key, indent=1) + "\n")
     master = folder / f"{name}_homework.ipynb"

@@ -216,7 +216,8 @@ def grade_one(path: Path, name: str, build: Path, root: Path, limits: sandbox.Li
     if submission is not None:
         with tempfile.TemporaryDirectory(prefix="dicelab-grade-") as tmp:
             folder = Path(tmp) / "sandbox"
-            outcome = sandbox.run(program(submission, variables), folder, limits)
+            outcome = sandbox.run(program(submission, variables), folder, limits,
+                                  numba_cache=build / sandbox.NUMBA_CACHE)
             answers, why = read_answers(folder / "answers.json")
             note = {"ok": "", "timeout": f"the notebook was stopped: {outcome.detail}",
                     "failed": f"the notebook failed: {outcome.detail}"}[outcome.status]

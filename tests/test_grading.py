@@ -2,9 +2,10 @@
 honest, blank, careless and cheating submissions of Chapter 1's homework.
 
 Each attack is one notebook; each must score 0 on what it touched, with a note in the CSV, and
-change nobody else's grade. A notebook that loops forever is stopped by the cell time limit. With a
-roster, each student's notebook shows their own numbers where an exercise varies, and is graded
-against them: the chapter's published answer scores nothing there.
+change nobody else's grade, nor the compiled kernels every sandbox starts a copy of. A notebook
+that loops forever is stopped by the cell time limit. With a roster, each student's notebook shows
+their own numbers where an exercise varies, and is graded against them: the chapter's published
+answer scores nothing there.
 """
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ def _submissions(build: Path, folder: Path, victim: Path, grades: Path) -> dict[
         "looper": "while True:\n    pass",
         "hog": "memory = bytearray(64 * 2**30)",
         "crash": "import os\nos._exit(1)",
+        "poison": "import pathlib\nfor f in pathlib.Path('/numba').rglob('*'):\n"  # its copy of the kernels
+                  "    if f.is_file():\n        f.write_bytes(b'junk')",
     }
     found = {"honest": teacher, "blank": _student(build), "careless": careless}
     for name, code in attacks.items():
@@ -110,12 +113,20 @@ def _submissions(build: Path, folder: Path, victim: Path, grades: Path) -> dict[
     return paths
 
 
+def _compiled(build: Path) -> list:
+    """The build's numba cache, file by file."""
+    files = (build / ".numba-cache").rglob("*")
+    return sorted((p.relative_to(build), p.read_bytes()) for p in files if p.is_file())
+
+
 def test_make_grade_scores_honest_work_and_nothing_else(build, tmp_path):
     folder = tmp_path / "submissions"
     grades = tmp_path / "grades.csv"
     victim = folder / "honest" / f"{CHAPTER}_homework.ipynb"
     paths = _submissions(build, folder, victim, grades)
     before = victim.read_bytes()
+    cache = _compiled(build)
+    assert cache  # the kernels the worked solutions compiled, from which every sandbox starts
     start = time.monotonic()
     run = subprocess.run(
         [*MAKE, "grade", f"SUBMISSIONS={folder}", f"GRADES={grades}", f"HOMEWORK_BUILD={build}",
@@ -138,7 +149,8 @@ def test_make_grade_scores_honest_work_and_nothing_else(build, tmp_path):
     assert careless[FIRST_Q] == 0 and careless[LAST_Q] > 0  # the float loses; the moved answer counts
     assert sum(careless.values()) == full - FIRST_POINTS, [r for r in auto
                                                            if r["submission"].startswith("careless/")]
-    for name in ("blank", "patch", "reader", "liar", "writer", "looper", "hog", "crash"):
+    assert _compiled(build) == cache  # each sandbox changed only its own copy
+    for name in ("blank", "patch", "reader", "liar", "writer", "looper", "hog", "crash", "poison"):
         assert total[name] == 0, (name, [r for r in auto if r["submission"].startswith(name + "/")])
     notes = {name: " ".join(r["note"] for r in auto if r["submission"].startswith(name + "/"))
              for name in paths}
