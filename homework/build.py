@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -33,7 +34,8 @@ import yaml
 from nbclient import NotebookClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import variants  # noqa: E402  (homework/variants.py, beside this file)
+import sandbox  # noqa: E402  (homework/sandbox.py, beside this file)
+import variants  # noqa: E402  (homework/variants.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 HOMEWORK = ROOT / "homework"
@@ -174,8 +176,10 @@ def runs(exercises: dict[str, Exercise], spec: dict) -> dict[str, bool]:
 
 
 # --------------------------------------------------------------------------- the answer key
-def compute_key(name: str, setup: list[str], exercises: dict[str, Exercise], spec: dict) -> dict:
-    """Run the worked solutions, in order, and read each autograded answer's value."""
+def compute_key(name: str, setup: list[str], exercises: dict[str, Exercise], spec: dict,
+                numba_cache: Path | None = None) -> dict:
+    """Run the worked solutions, in order, and read each autograded answer's value. The ``dicelab``
+    kernels they compile are cached in ``numba_cache``, from which the grader's sandboxes start."""
     cells = [nbformat.v4.new_code_cell("__key__ = {}")] + [nbformat.v4.new_code_cell(s) for s in setup]
     keep = runs(exercises, spec)
     for number, entry in spec["exercises"].items():  # in order: a solution may use an earlier one's
@@ -189,8 +193,9 @@ def compute_key(name: str, setup: list[str], exercises: dict[str, Exercise], spe
         "import json\nfrom dicelab.course.homework import encode\nprint(json.dumps(encode(__key__)))"
     ))
     nb = nbformat.v4.new_notebook(cells=cells)
+    env = {**os.environ, **({"NUMBA_CACHE_DIR": str(numba_cache)} if numba_cache else {})}
     NotebookClient(nb, timeout=3600, kernel_name="python3",
-                   resources={"metadata": {"path": str(ROOT / "solutions")}}).execute()
+                   resources={"metadata": {"path": str(ROOT / "solutions")}}).execute(env=env)
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     return dict(json.loads(text)["dict"])
 
@@ -368,9 +373,10 @@ def solution_block(ex: Exercise, prose: bool, extra=None, run: bool = True):
 
 # --------------------------------------------------------------------------- a variant per student
 def check_variants(name: str, exercises: dict[str, Exercise], spec: dict, key: dict) -> None:
-    """Each variant, at the chapter's own numbers, gives the key the worked solution computed, and
-    every text it rewrites is in its exercise."""
-    from dicelab.course.homework import AnswerError, check_answer, decode
+    """Each variant, at the chapter's own numbers, gives the key the worked solution computed; every
+    text it rewrites is in its exercise; and every choice of its parameters fills its texts and gives
+    answers of the form the public test checks (the same for every student)."""
+    from dicelab.course.homework import AnswerError, check_answer, decode, form_of
 
     for number, entry in spec["exercises"].items():
         variant = entry.get("variant")
@@ -387,25 +393,54 @@ def check_variants(name: str, exercises: dict[str, Exercise], spec: dict, key: d
             except AnswerError as err:
                 raise ValueError(f"{where}: variant.key {variable} at the chapter's numbers is not the "
                                  f"worked solution's answer: {err}") from None
+        public = {v: public_form(form_of(decode(key[v]))) for v in variant["key"]}
+        for values in variants.every_choice(variant):
+            try:
+                variants.rewrite(exercises[number].box, variant, values)
+                for answer in entry["answers"].values():
+                    variants.fill(answer["template"], values)
+            except KeyError as err:
+                raise ValueError(f"{where}: variant.text or what names {err}, neither a parameter nor "
+                                 "a derived number") from None
+            for variable, value in variants.key_for(variant, values).items():
+                if public_form(form_of(value)) != public[variable]:
+                    raise ValueError(f"{where}: variant.key {variable} for {values} is "
+                                     f"{describe_form(public_form(form_of(value)))}, not "
+                                     f"{describe_form(public[variable])} as the public test says")
 
 
 HEADING = re.compile(r"^## Exercise (\S+)$", re.M)
 
 
+PROMPT = "\n\n**Your answer.**"
+
+
 def student_notebook(name: str, spec: dict, default: Path, out: Path, student: str) -> None:
-    """The student notebook of one student: each varying exercise with that student's numbers."""
+    """The student notebook of one student: each varying exercise with that student's numbers, in its
+    box (the variant's rewrites), in the answers it asks for and in its public test's messages."""
     nb = nbformat.read(default, as_version=4)
+    tests = nb.metadata.get("otter", {}).get("tests", {})
     for cell in nb.cells:
         text = source(cell)
         heading = HEADING.search(text) if cell.cell_type == "markdown" else None
         entry = spec["exercises"].get(heading[1], {}) if heading else {}
         if "variant" not in entry:
             continue
-        values = variants.params_for(name, heading[1], entry["variant"], student)
-        for answer in entry["answers"].values():
-            text = text.replace(answer["what"], variants.fill(answer["template"], values))
-        text = text.replace(heading[0], f"{heading[0]} (your numbers)", 1)
-        cell.source = variants.rewrite(text, entry["variant"], values)
+        number = heading[1]
+        values = variants.params_for(name, number, entry["variant"], student)
+        box, prompt = text.split(PROMPT, 1)
+        question = "q" + number.replace(".", "_")
+        for variable, answer in entry["answers"].items():
+            mine = variants.fill(answer["template"], values)
+            asked = f"`{variable}`: {answer['what']}"
+            if asked not in prompt:
+                raise ValueError(f"{name} {number}: the answer {variable} is not asked for in the notebook")
+            prompt = prompt.replace(asked, f"`{variable}`: {mine}")
+            if isinstance(tests.get(question), str):  # the public test's messages name the answer
+                tests[question] = tests[question].replace(f"check_form({answer['what']!r}, {variable},",
+                                                          f"check_form({mine!r}, {variable},")
+        box = box.replace(heading[0], f"{heading[0]} (your numbers)", 1)
+        cell.source = variants.rewrite(box, entry["variant"], values) + PROMPT + prompt
     intro = next(c for c in nb.cells if c.cell_type == "markdown")
     intro.source += (f"\n\nThis notebook is **{student}**'s: exercises marked *your numbers* have numbers "
                      "drawn for you, and your answers are checked against them.")
@@ -438,7 +473,7 @@ def build(name: str, out: Path = BUILD, roster: list[str] | None = None) -> Path
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    key = compute_key(name, setup, exercises, spec)
+    key = compute_key(name, setup, exercises, spec, out / sandbox.NUMBA_CACHE)
     check_variants(name, exercises, spec, key)
     (folder / "key.json").write_text(json.dumps(key, indent=1) + "\n")
     master = folder / f"{name}_homework.ipynb"

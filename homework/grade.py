@@ -159,24 +159,28 @@ def student_of(path: Path, submission: dict | None, roster: list[str] | None) ->
     return student, ""
 
 
-def expected(name: str, spec: dict, key: dict, student: str | None) -> dict[str, dict]:
-    """Per exercise, each answer's expected value: the student's variant where the exercise varies."""
-    out = {}
+def expected(name: str, spec: dict, key: dict, student: str | None) -> tuple[dict, dict]:
+    """Per exercise, each answer's expected value and its name in messages: the student's variant
+    where the exercise varies (the chapter's own numbers for ``student=None``)."""
+    keys, whats = {}, {}
     for number, entry in spec.items():
         if "answers" not in entry:
             continue
-        out[number] = {v: decode(key[v]) for v in entry["answers"]}
-        if "variant" in entry and student is not None:
+        keys[number] = {v: decode(key[v]) for v in entry["answers"]}
+        whats[number] = {v: a["what"] for v, a in entry["answers"].items()}
+        if "variant" in entry:
             values = variants.params_for(name, number, entry["variant"], student)
-            out[number].update(variants.key_for(entry["variant"], values))
-    return out
+            whats[number] = {v: variants.fill(w, values) for v, w in whats[number].items()}
+            if student is not None:
+                keys[number].update(variants.key_for(entry["variant"], values))
+    return keys, whats
 
 
-def score(entry: dict, key: dict, answers: dict) -> tuple[int, str]:
-    """The points of one autograded exercise (``key``: each answer's expected value), and a note on
-    what is not right."""
+def score(entry: dict, key: dict, answers: dict, whats: dict | None = None) -> tuple[int, str]:
+    """The points of one autograded exercise (``key``: each answer's expected value; ``whats``: its
+    name in messages, by default the spec's), and a note on what is not right."""
     for variable, answer in entry["answers"].items():
-        what = answer["what"]
+        what = (whats or {}).get(variable, answer["what"])
         given = answers.get(variable)
         if not isinstance(given, dict) and given is not None and not isinstance(given, int | str | bool):
             return 0, f"{variable}: not an answer"
@@ -212,17 +216,19 @@ def grade_one(path: Path, name: str, build: Path, root: Path, limits: sandbox.Li
     if submission is not None:
         with tempfile.TemporaryDirectory(prefix="dicelab-grade-") as tmp:
             folder = Path(tmp) / "sandbox"
-            outcome = sandbox.run(program(submission, variables), folder, limits)
+            outcome = sandbox.run(program(submission, variables), folder, limits,
+                                  numba_cache=build / sandbox.NUMBA_CACHE)
             answers, why = read_answers(folder / "answers.json")
             note = {"ok": "", "timeout": f"the notebook was stopped: {outcome.detail}",
                     "failed": f"the notebook failed: {outcome.detail}"}[outcome.status]
             note = note or why
     student, whose = student_of(path.relative_to(root), submission, roster)
-    keys = expected(name, spec, key, student)
+    keys, whats = expected(name, spec, key, student)
     note = "; ".join(n for n in (whose, note) if n)
     rows = []
     for q, exercise, max_score, graded in questions(name):
-        points, why = ("", "") if graded == "by hand" else score(spec[exercise], keys[exercise], answers)
+        points, why = ("", "") if graded == "by hand" else score(spec[exercise], keys[exercise], answers,
+                                                                         whats[exercise])
         rows.append({"submission": str(path.relative_to(root)), "student": student or "", "chapter": name,
                      "question": q,
                      "exercise": exercise, "score": points, "max_score": max_score, "graded": graded,

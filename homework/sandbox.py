@@ -15,6 +15,10 @@ and runs it with :func:`run` inside a sandbox:
 * **time limits**: one per cell (the kernel's execution timeout) and one for the whole notebook,
   after which the sandbox is killed. Everything the notebook started dies with it: the sandbox is
   its own PID namespace and dies with the grader (``--die-with-parent``).
+* **a copy of the compiled kernels**: the build's numba cache (written when the worked solutions
+  ran, :data:`NUMBA_CACHE`) is copied for each notebook and mounted writable at ``/numba``, so the
+  ``dicelab`` kernels load instead of compiling again (tens of seconds a notebook). A notebook can
+  change its own copy only.
 
 What the sandbox produces is read back as data only (:func:`dicelab.course.homework.decode_untrusted`):
 a patched checker, a lying object or a forged file can at most claim answers, which the grader
@@ -42,6 +46,7 @@ NOTEBOOK_SECONDS = 600  # the whole notebook, start-up included
 MEMORY_BYTES = 4 * 2**30  # address space per process
 PROCESSES = 256  # processes of the sandbox's user
 FILE_BYTES = 64 * 2**20  # largest file it may write
+NUMBA_CACHE = ".numba-cache"  # in the build folder: the kernels the worked solutions compiled
 
 
 @dataclass(frozen=True)
@@ -85,8 +90,9 @@ def _read_only_roots() -> list[Path]:
     return sorted({r for r in roots if r.exists()}, key=str)
 
 
-def command(folder: Path, limits: Limits) -> list[str]:
-    """The command that runs ``folder/run.py`` in the sandbox (see the module docstring)."""
+def command(folder: Path, limits: Limits, numba: Path | None = None) -> list[str]:
+    """The command that runs ``folder/run.py`` in the sandbox (see the module docstring), with
+    ``numba`` (a writable copy of the compiled kernels, or None) as its numba cache."""
     args = [bwrap(), "--die-with-parent", "--new-session",
             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
@@ -100,11 +106,14 @@ def command(folder: Path, limits: Limits) -> list[str]:
             args += ["--perms", "0755", "--dir", str(parent)]
     for root in roots:
         args += ["--ro-bind", str(root), str(root)]
+    if numba is not None:
+        args += ["--bind", str(numba), "/numba"]
     args += ["--bind", str(folder), "/grading", "--chdir", "/grading", "--clearenv",
              "--setenv", "HOME", "/grading",
              "--setenv", "PATH", f"{Path(sys.executable).parent}:/usr/bin:/bin",
              "--setenv", "MPLCONFIGDIR", "/tmp", "--setenv", "MPLBACKEND", "Agg",
-             "--setenv", "NUMBA_CACHE_DIR", "/tmp", "--setenv", "DICELAB_OUTPUT_DIR", "/tmp/dicelab",
+             "--setenv", "NUMBA_CACHE_DIR", "/numba" if numba is not None else "/tmp",
+             "--setenv", "DICELAB_OUTPUT_DIR", "/tmp/dicelab",
              "--setenv", "JUPYTER_PLATFORM_DIRS", "1", "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
              *(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--inh-caps=-all"]
                if os.geteuid() == 0 else []),
@@ -132,18 +141,28 @@ nbformat.write(nb, "executed.ipynb")
 '''
 
 
-def run(notebook, folder: Path, limits: Limits = Limits()) -> Outcome:
+def run(notebook, folder: Path, limits: Limits = Limits(), numba_cache: Path | None = None) -> Outcome:
     """Run ``notebook`` (an ``nbformat`` notebook) in the sandbox, in ``folder`` (made writable for
-    the sandbox's user); its files stay in ``folder`` for the grader to read as data."""
+    the sandbox's user); its files stay in ``folder`` for the grader to read as data.
+
+    ``numba_cache`` (the build's, written by the worked solutions) is copied beside ``folder`` and the
+    copy is the sandbox's numba cache: the ``dicelab`` kernels the course compiled load instead of
+    compiling again in every notebook. The sandbox may change its copy, never the build's."""
     import nbformat
 
     folder.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, folder / "notebook.ipynb")
     (folder / "run.py").write_text(RUNNER)
-    if os.geteuid() == 0:  # the sandbox's user owns its folder, and nothing else
+    numba = None
+    if numba_cache is not None and numba_cache.is_dir():
+        numba = folder.with_name(folder.name + "-numba")
+        shutil.copytree(numba_cache, numba, symlinks=False)
+    if os.geteuid() == 0:  # the sandbox's user owns its folder and its cache, and nothing else
         for path in (folder, *folder.iterdir()):
             os.chown(path, NOBODY, NOBODY)
-    proc = subprocess.Popen(command(folder, limits), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        for path in (numba, *numba.rglob("*")) if numba is not None else ():
+            os.chown(path, NOBODY, NOBODY)
+    proc = subprocess.Popen(command(folder, limits, numba), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     try:
         _, err = proc.communicate(timeout=limits.notebook_seconds)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import math
 import random
 import re
@@ -47,12 +48,16 @@ DEFAULT = None  # the student of the chapter's own numbers (no identifier)
 
 
 def _namespace() -> dict:
+    import numpy as np
+
     from dicelab import badg, efron, pig, wimpout
     from dicelab.badg import stopping
     from dicelab.core import markov
+    from dicelab.pig import reference
 
     return {"badg": badg, "efron": efron, "pig": pig, "wimpout": wimpout, "stopping": stopping,
-            "markov": markov, "Fraction": Fraction, "sp": sp, "math": math}
+            "markov": markov, "reference": reference, "Fraction": Fraction, "sp": sp, "np": np,
+            "math": math}
 
 
 def _evaluate(expression: str, values: dict):
@@ -91,10 +96,22 @@ def params_for(chapter: str, number: str, variant: dict, student: str | None) ->
     else:
         draw = random.Random(_seed(chapter, number, student))  # never the chapter's own: it is published
         values = {name: draw.choice(params[name][1:] or params[name]) for name in sorted(params)}
+    return _derive(variant, values)
+
+
+def _derive(variant: dict, values: dict) -> dict:
     values = {name: tuple(v) if isinstance(v, list) else v for name, v in values.items()}
     for name, expression in (variant.get("derived") or {}).items():
         values[name] = _evaluate(expression, values)
     return values
+
+
+def every_choice(variant: dict):
+    """The parameters and derived numbers of every combination of choices (the chapter's first)."""
+    params = variant["params"]
+    names = sorted(params)
+    for combination in itertools.product(*(params[name] for name in names)):
+        yield _derive(variant, dict(zip(names, combination, strict=True)))
 
 
 def rewrite(text: str, variant: dict, values: dict) -> str:
@@ -150,7 +167,8 @@ def show(student: str, chapters: list[str]) -> str:
             if "variant" not in entry:
                 continue
             values = params_for(chapter, number, entry["variant"], student)
-            lines.append(f"{chapter} {number}: " + ", ".join(f"{k} = {v}" for k, v in values.items()))
+            shown = {k: v for k, v in values.items() if len(repr(v)) <= 80}  # not the tables behind them
+            lines.append(f"{chapter} {number}: " + ", ".join(f"{k} = {v}" for k, v in shown.items()))
             for name, value in key_for(entry["variant"], values).items():
                 lines.append(f"    {name} = {value}")
     return "\n".join(lines)

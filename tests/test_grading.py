@@ -2,9 +2,10 @@
 honest, blank, careless and cheating submissions of Chapter 1's homework.
 
 Each attack is one notebook; each must score 0 on what it touched, with a note in the CSV, and
-change nobody else's grade. A notebook that loops forever is stopped by the cell time limit. With a
-roster, each student's notebook shows their own numbers where an exercise varies, and is graded
-against them: the chapter's published answer scores nothing there.
+change nobody else's grade, nor the compiled kernels every sandbox starts a copy of. A notebook
+that loops forever is stopped by the cell time limit. With a roster, each student's notebook shows
+their own numbers where an exercise varies, and is graded against them: the chapter's published
+answer scores nothing there.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -96,6 +98,8 @@ def _submissions(build: Path, folder: Path, victim: Path, grades: Path) -> dict[
         "looper": "while True:\n    pass",
         "hog": "memory = bytearray(64 * 2**30)",
         "crash": "import os\nos._exit(1)",
+        "poison": "import pathlib\nfor f in pathlib.Path('/numba').rglob('*'):\n"  # its copy of the kernels
+                  "    if f.is_file():\n        f.write_bytes(b'junk')",
     }
     found = {"honest": teacher, "blank": _student(build), "careless": careless}
     for name, code in attacks.items():
@@ -109,12 +113,20 @@ def _submissions(build: Path, folder: Path, victim: Path, grades: Path) -> dict[
     return paths
 
 
+def _compiled(build: Path) -> list:
+    """The build's numba cache, file by file."""
+    files = (build / ".numba-cache").rglob("*")
+    return sorted((p.relative_to(build), p.read_bytes()) for p in files if p.is_file())
+
+
 def test_make_grade_scores_honest_work_and_nothing_else(build, tmp_path):
     folder = tmp_path / "submissions"
     grades = tmp_path / "grades.csv"
     victim = folder / "honest" / f"{CHAPTER}_homework.ipynb"
     paths = _submissions(build, folder, victim, grades)
     before = victim.read_bytes()
+    cache = _compiled(build)
+    assert cache  # the kernels the worked solutions compiled, from which every sandbox starts
     start = time.monotonic()
     run = subprocess.run(
         [*MAKE, "grade", f"SUBMISSIONS={folder}", f"GRADES={grades}", f"HOMEWORK_BUILD={build}",
@@ -137,7 +149,8 @@ def test_make_grade_scores_honest_work_and_nothing_else(build, tmp_path):
     assert careless[FIRST_Q] == 0 and careless[LAST_Q] > 0  # the float loses; the moved answer counts
     assert sum(careless.values()) == full - FIRST_POINTS, [r for r in auto
                                                            if r["submission"].startswith("careless/")]
-    for name in ("blank", "patch", "reader", "liar", "writer", "looper", "hog", "crash"):
+    assert _compiled(build) == cache  # each sandbox changed only its own copy
+    for name in ("blank", "patch", "reader", "liar", "writer", "looper", "hog", "crash", "poison"):
         assert total[name] == 0, (name, [r for r in auto if r["submission"].startswith(name + "/")])
     notes = {name: " ".join(r["note"] for r in auto if r["submission"].startswith(name + "/"))
              for name in paths}
@@ -183,35 +196,105 @@ def _traces(powers) -> list[int]:
     return out
 
 
+def _sum_law(faces, n: int) -> dict:
+    """The law of the sum of n rolls of a fair die with these faces (exact; no dicelab)."""
+    from collections import Counter
+    from fractions import Fraction
+
+    law = {0: Fraction(1)}
+    for _ in range(n):
+        step = Counter()
+        for total, p in law.items():
+            for f in faces:
+                step[total + f] += p / len(faces)
+        law = dict(step)
+    return law
+
+
+def _p_above(x, y, n: int):
+    return sum(p * q for a, p in _sum_law(x, n).items() for b, q in _sum_law(y, n).items() if a > b)
+
+
+def _n_rolls(n: int) -> dict:
+    """1.4 with n rolls each, by the hint's binomials: A_n = 4K, B_n = 3n, C_n = 2n + 4J."""
+    from fractions import Fraction
+    from math import comb
+
+    def binomial(p, wins):
+        return sum(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1) if wins(k))
+
+    return {"p_An_beats_Bn": binomial(Fraction(2, 3), lambda k: 4 * k > 3 * n),
+            "p_Bn_beats_Cn": binomial(Fraction(1, 3), lambda j: 3 * n > 2 * n + 4 * j)}
+
+
+def _favourite(n: int) -> dict:
+    """1.8 with n rolls each of the favourite set, by convolving the laws of the sums."""
+    from fractions import Fraction
+
+    fav = [(2, 2, 2), (1, 1, 4), (0, 3, 3)]
+    forward = [_p_above(fav[k], fav[(k + 1) % 3], n) for k in range(3)]
+    backward = [_p_above(fav[(k + 1) % 3], fav[k], n) for k in range(3)]
+    half = Fraction(1, 2)
+    verdict = ("reverse" if all(p > half for p in backward) else
+               "survive" if all(p > half for p in forward) else "break")
+    return {"sums_forward": forward, "cycle_verdict": verdict}
+
+
+# Per varying exercise checked end to end: its parameter, the answers from it (computed here, not by
+# dicelab), and a text the student's box shows for it.
+VARIED = {
+    "1.4": ("n", _n_rolls, lambda n: f"rolls={n})"),
+    "1.6": ("M", lambda M: {"traces": _traces(M)}, lambda M: f"G^{{{M[0]}}}"),
+    "1.8": ("n", _favourite, lambda n: f"rolls={n})"),
+}
+
+
+def _literal(value) -> str:
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return f"Fraction({value.numerator}, {value.denominator})"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_literal, value)) + "]"
+    return repr(value)
+
+
 def test_each_student_is_graded_on_their_own_numbers(build, tmp_path):
-    spec = yaml.safe_load((ROOT / "homework" / f"{CHAPTER}.yml").read_text())["exercises"]
-    number, entry = next((str(n), e) for n, e in spec.items() if "variant" in e)
-    variable = next(iter(entry["variant"]["key"]))
-    question = "q" + number.replace(".", "_")
+    spec = {str(n): e for n, e in yaml.safe_load((ROOT / "homework" / f"{CHAPTER}.yml").read_text())
+            ["exercises"].items()}
     sys.path.insert(0, str(ROOT / "homework"))
     import variants
 
+    published = {number: make(variants.params_for(CHAPTER, number, spec[number]["variant"], None)[param])
+                 for number, (param, make, _) in VARIED.items()}
     folder = tmp_path / "submissions"
-    shown = {}
+    drawn = {}
     for student, answer in (("ada", "own"), ("bob.smith", "published"), ("eve", "own")):
         source = (build / CHAPTER / "students" / (student if student in ROSTER else "ada")
                   / f"{CHAPTER}_homework.ipynb")
         nb = nbformat.read(source, as_version=4)
-        powers = variants.params_for(CHAPTER, number, entry["variant"],
-                                     student if student in ROSTER else "ada")["M"]
-        shown[student] = powers
-        value = _traces(powers if answer == "own" else (5, 6, 7))
-        k = next(k for k, c in enumerate(nb.cells)
-                 if c.cell_type == "code" and c.source.startswith(f"{variable} ="))
-        nb.cells[k].source = f"{variable} = {value!r}"
-        box = next(c.source for c in nb.cells
-                   if c.cell_type == "markdown" and f"Exercise {number} (your numbers)" in c.source)
-        assert f"G^{powers[0]}" in box and "G^5)" not in box and nb.metadata["dicelab"]["student"] in ROSTER
+        assert nb.metadata["dicelab"]["student"] in ROSTER
+        for number, (param, make, shown) in VARIED.items():
+            value = variants.params_for(CHAPTER, number, spec[number]["variant"],
+                                        student if student in ROSTER else "ada")[param]
+            drawn[student, number] = value
+            answers = make(value) if answer == "own" else published[number]
+            for variable, given in answers.items():
+                line = re.compile(rf"^{variable} = \.\.\.$", re.M)
+                cell = next(c for c in nb.cells if c.cell_type == "code" and line.search(c.source))
+                cell.source = line.sub(f"{variable} = {_literal(given)}", cell.source)
+            box = next(c.source for c in nb.cells
+                       if c.cell_type == "markdown" and f"Exercise {number} (your numbers)" in c.source)
+            assert shown(value) in box, (number, value)
+        nb.cells.insert(1, nbformat.v4.new_code_cell("from fractions import Fraction"))
         path = folder / student / f"{CHAPTER}_homework.ipynb"
         path.parent.mkdir(parents=True)
         nbformat.write(nb, path)
-    # never the published numbers
-    assert tuple(shown["ada"]) != (5, 6, 7) and tuple(shown["bob.smith"]) != (5, 6, 7)
+    for number, (param, make, shown) in VARIED.items():  # never the published numbers, nor their answers
+        own = variants.params_for(CHAPTER, number, spec[number]["variant"], None)[param]
+        assert drawn["ada", number] != own and drawn["bob.smith", number] != own
+        assert make(drawn["bob.smith", number]) != published[number]
+        assert shown(own) not in shown(drawn["ada", number])
     grades, roster = tmp_path / "grades.csv", build.parent / "roster.txt"
     run = subprocess.run(
         [*MAKE, "grade", f"SUBMISSIONS={folder}", f"GRADES={grades}", f"HOMEWORK_BUILD={build}",
@@ -221,9 +304,9 @@ def test_each_student_is_graded_on_their_own_numbers(build, tmp_path):
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     with grades.open() as f:
-        rows = {(r["submission"].split("/")[0], r["question"]): r for r in csv.DictReader(f)}
-    assert (rows["ada", question]["student"] == "ada"
-            and rows["ada", question]["score"] == str(entry["points"]))
-    assert rows["bob.smith", question]["score"] == "0"  # the chapter's published answer, not bob's numbers
-    assert (rows["eve", question]["student"] == ""
-            and "no roster identifier" in rows["eve", question]["note"])
+        rows = {(r["submission"].split("/")[0], r["exercise"]): r for r in csv.DictReader(f)}
+    for number in VARIED:
+        ada, bob, eve = (rows[student, number] for student in ("ada", "bob.smith", "eve"))
+        assert ada["student"] == "ada" and ada["score"] == str(spec[number]["points"]), ada
+        assert bob["score"] == "0" and "not right" in bob["note"], bob  # the chapter's answer, not bob's
+        assert eve["student"] == "" and "no roster identifier" in eve["note"]

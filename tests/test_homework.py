@@ -339,3 +339,126 @@ def test_one_wrong_answer_loses_exactly_its_points(grades, name):
             continue
         expected = 0.0 if r["question"] == bad else float(r["max_score"])
         assert float(r["score"]) == expected, r
+
+
+# --------------------------------------------------------------------------- a variant per student
+variants = hw_build.variants  # homework/variants.py, as the build and the grader import it
+
+
+def _drawn_choices(variant: dict):
+    """The values of every combination a student can draw: each parameter off the chapter's own."""
+    own = {p: tuple(c[0]) if isinstance(c[0], list) else c[0] for p, c in variant["params"].items()}
+    for values in variants.every_choice(variant):
+        if all(values[p] != own[p] or len(variant["params"][p]) == 1 for p in own):
+            yield values
+
+
+@pytest.mark.homework  # computes every variant's key with dicelab (seconds, JIT compilation included)
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_no_student_gets_the_published_answer(name):
+    """Every combination a student can draw changes at least one answer of the exercise (an exercise
+    scores all or nothing), so the worked solutions' answer never scores there."""
+    for number, entry in variants.spec(name).items():
+        if "variant" not in entry:
+            continue
+        variant = entry["variant"]
+        own = {v: encode(x) for v, x in variants.key_for(
+            variant, variants.params_for(name, number, variant, variants.DEFAULT)).items()}
+        for values in _drawn_choices(variant):
+            key = {v: encode(x) for v, x in variants.key_for(variant, values).items()}
+            assert key != own, (name, number, {p: values[p] for p in variant["params"]})
+
+
+def _matrix(text: str) -> list[list[Fraction]]:
+    return [[Fraction(x.strip()) for x in row.split("&")] for row in text.split("\\\\")]
+
+
+def _saddle(m) -> bool:
+    return max(min(row) for row in m) == min(max(col) for col in zip(*m, strict=True))
+
+
+def test_the_games_of_3_2_and_3_11_keep_their_shape():
+    """3.2's and 3.11(b)'s games have no saddle point; 3.11(a)'s has one at row 2, column 2, with
+    row 1 below row 2 and column 3 above column 2 in every entry, as the chapter's does."""
+    spec = variants.spec("03_simultaneous_pig")
+    games = [_matrix(g) for g in spec["3.2"]["variant"]["params"]["G"]]
+    assert not any(_saddle(m) for m in games) and len(games) == len(set(map(str, games)))
+    for a, b in ((_matrix(a), _matrix(b)) for a in spec["3.11"]["variant"]["params"]["A"]
+                 for b in spec["3.11"]["variant"]["params"]["B"]):
+        assert _saddle(a) and max(min(row) for row in a) == a[1][1]
+        assert all(a[0][j] < a[1][j] for j in range(3)) and all(a[i][2] > a[i][1] for i in range(3))
+        assert not _saddle(b)
+
+
+def _bust(k: int) -> Fraction:
+    """P(X_k = 0) from the roll sequences: from total t < k a 1 busts, 2..6 add (no dicelab)."""
+    def f(t):
+        return Fraction(0) if t >= k else Fraction(1, 6) + sum(f(t + r) for r in range(2, 7)) / 6
+    return f(0)
+
+
+def test_some_variant_keys_by_a_second_route():
+    """The keys of 3.1, 3.12 and 4.12 for every choice, against a computation of their own: the
+    roll sequences, val(a) = 9/28 of the chapter's game, and Delta g linear in the Flash's points."""
+    spec3, spec4 = variants.spec("03_simultaneous_pig"), variants.spec("04_cosmic_wimpout")
+    for values in variants.every_choice(spec3["3.1"]["variant"]):
+        key = variants.key_for(spec3["3.1"]["variant"], values)
+        assert key["p_bust"] == [_bust(values["a"]), _bust(values["b"])]
+    for values in variants.every_choice(spec3["3.12"]["variant"]):
+        key = variants.key_for(spec3["3.12"]["variant"], values)
+        assert key["p_constant_loop"] == Fraction(9, 28) / (1 - Fraction(values["c0"]))
+    for values in variants.every_choice(spec4["4.12"]["variant"]):
+        key = variants.key_for(spec4["4.12"]["variant"], values)
+        assert key["delta_g_S"] == Fraction(values["x"] - 40, 20) * Fraction(8500, 2209)
+        assert key["delta_g_F"] == Fraction(values["x"] - 40, 20) * Fraction(2040, 2209)
+
+
+VARIED = ["03_simultaneous_pig", "04_cosmic_wimpout"]  # graded with a roster (Chapter 1: test_grading.py)
+CLASS = ["ada", "bob.smith"]  # ada answers with her own numbers, bob with the chapter's published ones
+
+
+def _with_answers(path: Path, answers: dict) -> None:
+    """The notebook at ``path`` with every answer typed in as a literal."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and ANSWER.search(hw_build.source(cell)):
+            cell.source = ANSWER.sub(lambda m: f"{m[1]} = {literal(answers[m[1]])}", hw_build.source(cell))
+    nb.cells.insert(1, nbformat.v4.new_code_cell("from fractions import Fraction\nimport sympy as sp"))
+    nbformat.write(nb, path)
+
+
+@pytest.fixture(scope="session")
+def class_grades(built, tmp_path_factory) -> list[dict]:
+    folder = tmp_path_factory.mktemp("class")
+    for name in VARIED:
+        spec = hw_build.read_spec(name, hw_build.read_exercises(name)[1])
+        published = {k: decode(v) for k, v in json.loads((built / name / "key.json").read_text()).items()}
+        default = built / name / "dist" / "student" / f"{name}_homework.ipynb"
+        for student in CLASS:
+            path = folder / student / f"{name}_homework.ipynb"
+            hw_build.student_notebook(name, spec, default, path, student)
+            answers = dict(published)
+            for number, entry in spec["exercises"].items():
+                if "variant" in entry and student == "ada":
+                    values = variants.params_for(name, number, entry["variant"], student)
+                    answers.update({v: decode(encode(x))
+                                    for v, x in variants.key_for(entry["variant"], values).items()})
+            _with_answers(path, answers)
+    out = folder / "grades.csv"
+    hw_grade.grade(folder, out, build=built, jobs=2, roster=CLASS)
+    with out.open() as f:
+        return list(csv.DictReader(f))
+
+
+@BUILT
+@pytest.mark.parametrize("name", VARIED)
+def test_each_student_is_graded_on_their_numbers(class_grades, name):
+    varied = {n for n, e in variants.spec(name).items() if "variant" in e}
+    found = {(r["student"], r["exercise"]): r for r in class_grades
+             if r["chapter"] == name and r["graded"] == "auto"}
+    assert {s for s, _ in found} == set(CLASS) and varied <= {n for _, n in found}
+    for (student, number), r in found.items():
+        if student == "bob.smith" and number in varied:  # the published answer, not bob's numbers
+            assert r["score"] == "0" and "not right" in r["note"], r
+        else:
+            assert r["score"] == r["max_score"], r
