@@ -518,10 +518,10 @@ CASES: dict[str, tuple[Callable[[], object], list[Size]]] = {
     "efron.closed_walks": (
         lambda: efron.closed_walks(_graph(4, 3)[1], dice=4),
         [
-            _small(_on_graph(lambda W, A, M: efron.closed_walks(A, dice=M), 7, 6, 6)),
-            _on_graph(lambda W, A, M: efron.closed_walks(A, dice=M), 8, 6, 4),
-            _on_graph(lambda W, A, M: efron.closed_walks(A, dice=M), 8, 6, 8),
-            _on_graph(lambda W, A, M: efron.closed_walks(A, dice=M), 9, 6, 6),
+            _small(_on_graph(lambda W, A, dice: efron.closed_walks(A, dice=dice), 7, 6, 6)),
+            _on_graph(lambda W, A, dice: efron.closed_walks(A, dice=dice), 8, 6, 4),
+            _on_graph(lambda W, A, dice: efron.closed_walks(A, dice=dice), 8, 6, 8),
+            _on_graph(lambda W, A, dice: efron.closed_walks(A, dice=dice), 9, 6, 6),
         ],
     ),
     "efron.count_cycles": (

@@ -271,7 +271,6 @@ def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, tab, LT2, MT2, tol, max_
     ``W(i, j)`` and ``W(j, i)`` are iterated once per pair, as in :func:`solve_levels`. Returns
     ``(evaluations, most iterations of a level, last change)``, ``-2`` past ``max_iter``.
     """
-    C = tab[0] - tab[1]
     evaluations, most, change = 0, 0, 0.0
     for level in range(2 * g - 2, -1, -1):
         last = level // 2 if same else min(level, g - 1)
@@ -287,15 +286,7 @@ def evaluate_pair(g, m, WA, WB, TA, TB, XA, PA, XB, PB, tab, LT2, MT2, tol, max_
                     else:
                         a, o, Wm, Wo, T, X, P = j, i, WB, WA, TB, XB, PB
                     oz = 0 if o == 0 else 1
-                    top = 0
-                    for c in range(C):
-                        top = max(top, T[a, o, c])
-                    Qtop = max(g, a + top, m if a == 0 else 0)
-                    for r in range(Qtop - a):
-                        for c in range(C):
-                            D[r, c] = r >= T[a, o, c]
-                    for k in range(P[a * g + o], P[a * g + o + 1]):
-                        D[X[k, 1], X[k, 0]] = True
+                    Qtop = fixed_bank(a, o, g, m, T, X, P, D)
                     u = turn_value(a, o, 1 - Wo[o, a], g, m, Wo, tab, LT2[oz], MT2[oz], Qtop, D, False, V)
                     step = max(step, abs(u - Wm[a, o]))
                     Wm[a, o] = u
