@@ -51,13 +51,14 @@ def _namespace() -> dict:
     import numpy as np
 
     from dicelab import badg, efron, pig, wimpout
+    from dicelab.badg import reference as badg_reference
     from dicelab.badg import stopping
     from dicelab.core import markov
     from dicelab.pig import reference
 
     return {"badg": badg, "efron": efron, "pig": pig, "wimpout": wimpout, "stopping": stopping,
-            "markov": markov, "reference": reference, "Fraction": Fraction, "sp": sp, "np": np,
-            "math": math}
+            "markov": markov, "reference": reference, "badg_reference": badg_reference,
+            "Fraction": Fraction, "sp": sp, "np": np, "math": math}
 
 
 def _evaluate(expression: str, values: dict):
