@@ -155,9 +155,10 @@ $(AXE_STAMP):
 	touch $@
 
 # Every page of the site in headless Chromium, from disk with no network, its PDF handouts, and
-# the chapters in a real JupyterLab (tests/browser/).
+# the chapters in a real JupyterLab (tests/browser/). Four workers on two cores: a page's test
+# spends much of its time waiting on the browser, and the site's and JupyterLab's tests share them.
 test-browser: pdf $(AXE_STAMP)
-	$(BIN)/python -m pytest tests/browser -p no:cacheprovider -n 2 --dist loadfile
+	$(BIN)/python -m pytest tests/browser -p no:cacheprovider -n 4 --dist load
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

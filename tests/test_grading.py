@@ -3,7 +3,8 @@ honest, blank, careless and cheating submissions of Chapter 1's homework.
 
 Each attack is one notebook; each must score 0 on what it touched, with a note in the CSV, and
 change nobody else's grade, nor the compiled kernels every sandbox starts a copy of. A notebook
-that loops forever is stopped by the cell time limit. With a roster, each student's notebook shows
+that loops forever is stopped by the cell time limit (graded with a short limit of its own, so the
+test does not wait out the honest work's). With a roster, each student's notebook shows
 their own numbers where an exercise varies, and is graded against them: the chapter's published
 answer scores nothing there.
 """
@@ -95,7 +96,6 @@ def _submissions(build: Path, folder: Path, victim: Path, grades: Path) -> dict[
                   "except OSError:\n    pass\n"
                   f"subprocess.Popen(['sh', '-c', 'sleep 5; echo forged > {grades}'], "
                   "start_new_session=True)",
-        "looper": "while True:\n    pass",
         "hog": "memory = bytearray(64 * 2**30)",
         "crash": "import os\nos._exit(1)",
         "poison": "import pathlib\nfor f in pathlib.Path('/numba').rglob('*'):\n"  # its copy of the kernels
@@ -150,14 +150,33 @@ def test_make_grade_scores_honest_work_and_nothing_else(build, tmp_path):
     assert sum(careless.values()) == full - FIRST_POINTS, [r for r in auto
                                                            if r["submission"].startswith("careless/")]
     assert _compiled(build) == cache  # each sandbox changed only its own copy
-    for name in ("blank", "patch", "reader", "liar", "writer", "looper", "hog", "crash", "poison"):
+    for name in ("blank", "patch", "reader", "liar", "writer", "hog", "crash", "poison"):
         assert total[name] == 0, (name, [r for r in auto if r["submission"].startswith(name + "/")])
     notes = {name: " ".join(r["note"] for r in auto if r["submission"].startswith(name + "/"))
              for name in paths}
-    assert "stopped" in notes["looper"] or "Timeout" in notes["looper"] or "timed out" in notes["looper"]
     assert "float" in notes["careless"]
     assert elapsed < 600, elapsed
     assert "forged" not in grades.read_text()
+
+
+def test_an_endless_loop_is_stopped_at_the_cell_limit(build, tmp_path):
+    folder, grades = tmp_path / "submissions", tmp_path / "grades.csv"
+    path = folder / "looper" / f"{CHAPTER}_homework.ipynb"
+    path.parent.mkdir(parents=True)
+    nbformat.write(_with_cell(_student(build), "while True:\n    pass"), path)
+    start = time.monotonic()
+    run = subprocess.run(
+        [*MAKE, "grade", f"SUBMISSIONS={folder}", f"GRADES={grades}", f"HOMEWORK_BUILD={build}",
+         "GRADE_FLAGS=--cell-seconds 5 --notebook-seconds 300"],
+        capture_output=True, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert time.monotonic() - start < 120  # stopped at the cell limit, long before the notebook's
+    with grades.open() as f:
+        auto = [r for r in csv.DictReader(f) if r["graded"] == "auto"]
+    assert auto and all(int(r["score"]) == 0 for r in auto)
+    notes = " ".join(r["note"] for r in auto)
+    assert "stopped" in notes or "Timeout" in notes or "timed out" in notes, notes
 
 
 def test_grading_refuses_without_a_build(tmp_path):

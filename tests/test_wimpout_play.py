@@ -25,6 +25,21 @@ def test_banking_at_every_choice_is_the_papers_turn():
     assert BEST.value > BEST.stop_when_allowed
 
 
+def test_banking_lines_solve_one_rolls_equations():
+    # V(s, p) = b p + g for every forced state when every choice banks: one roll from s averages
+    # the next states' lines (a choice banks p + gain, an ending 0); b is the chain's chance to bank
+    lines = wimpout.banking_lines()
+    assert len(lines) == 31 and lines[wimpout.ROLL_5][1] == wimpout.expected_turn_score()
+    assert {s: b for s, (b, _) in lines.items()} == dict(BEST.bank_chance)
+    for s, (b, g) in lines.items():
+        slope = intercept = Fraction(0)
+        for (nxt, gain), ways in wimpout.turn_outcomes(s).items():
+            pr = Fraction(ways, 6**s.n_dice)
+            nb, ng = (1, 0) if isinstance(nxt, wimpout.Choice) else lines.get(nxt, (0, 0))
+            slope, intercept = slope + pr * nb, intercept + pr * (nb * gain + ng)
+        assert (slope, intercept) == (b, g), s
+
+
 def test_the_policy_is_a_threshold_at_every_choice():
     for c, t in BEST.thresholds.items():
         for p in range(0, BEST.cap + 30, 5):

@@ -87,6 +87,7 @@ from dicelab.wimpout.chain import (
 from dicelab.wimpout.play import (
     TurnSolution,
     TurnTables,
+    banking_lines,
     solve_turn,
     turn_outcomes,
     turn_states,
@@ -147,6 +148,7 @@ __all__ = [
     "Choice",
     "TurnSolution",
     "TurnTables",
+    "banking_lines",
     "solve_turn",
     "turn_outcomes",
     "turn_step",

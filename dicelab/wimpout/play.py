@@ -297,6 +297,22 @@ def _linear(states: tuple, rules: Rules):
     return b, g
 
 
+@validated(rules=RULES)
+def banking_lines(rules: Rules = Rules()) -> MappingProxyType:
+    """Each forced state's value when every choice banks: ``{s: (b, g)}``, ``V(s, p) = b p + g``.
+
+    ``b(s)`` is the chance that the points held are banked (the chain's chance to reach Score and
+    Stop, :func:`turn_chain`) and ``g(s)`` the points still to come, on average: exact fractions,
+    the solution of one roll's equations (:func:`solve_turn` works down from these lines).
+
+    >>> b, g = banking_lines()[ROLL_5]
+    >>> round(float(b), 4), round(float(g), 4)
+    (0.7719, 19.2177)
+    """
+    b, g = _linear(_common.turn_states(rules), rules)
+    return MappingProxyType({s: (b[s], g[s]) for s in b})
+
+
 def _rolling_lines(states: tuple, rules: Rules, b: dict, g: dict) -> dict:
     """``{choice: (a, e)}``: rolling from a choice is worth ``a p + e`` when every later choice banks."""
     lines = {}
