@@ -15,6 +15,7 @@ import argparse
 import os
 import shutil
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,25 +51,18 @@ def pages(site: Path, names: list[str]) -> list[Path]:
     return found
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("names", nargs="*", help="pages to print (e.g. 04_cosmic_wimpout); default all")
-    parser.add_argument("--site", type=Path, default=ROOT / "book" / "_build" / "html")
-    args = parser.parse_args(argv)
-    site = args.site.resolve()
-    if not (site / "index.html").is_file():
-        sys.exit(f"no site at {site}: run `make book` first")
-    out = site / "pdf"
-    out.mkdir(exist_ok=True)
+def print_pages(site: Path, paths: list[Path]) -> list[str]:
+    """Print ``paths`` (pages of ``site``) to ``site/pdf/NAME.pdf`` in one Chromium; their names."""
     from playwright.sync_api import sync_playwright
 
+    out, done = site / "pdf", []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium(), headless=True)
         context = browser.new_context(viewport={"width": 1100, "height": 1400})
         # a page from disk fetches nothing from the network
         context.route(lambda url: not url.startswith(("file:", "data:", "blob:", "about:")),
                       lambda route: route.abort("blockedbyclient"))
-        for page_path in pages(site, args.names):
+        for page_path in paths:
             page = context.new_page()
             page.set_default_timeout(180_000)
             page.goto(page_path.as_uri(), wait_until="load")
@@ -83,8 +77,30 @@ def main(argv=None) -> int:
                      header_template="<div></div>", footer_template=FOOTER,
                      margin={"top": "14mm", "bottom": "16mm", "left": "14mm", "right": "14mm"})
             page.close()
-            print(f"{target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
+            done.append(str(target.relative_to(ROOT) if target.is_relative_to(ROOT) else target))
         browser.close()
+    return done
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="pages to print (e.g. 04_cosmic_wimpout); default all")
+    parser.add_argument("--site", type=Path, default=ROOT / "book" / "_build" / "html")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="Chromiums printing at once (default: one per core)")
+    args = parser.parse_args(argv)
+    site = args.site.resolve()
+    if not (site / "index.html").is_file():
+        sys.exit(f"no site at {site}: run `make book` first")
+    (site / "pdf").mkdir(exist_ok=True)
+    todo = pages(site, args.names)
+    jobs = max(1, min(args.jobs, len(todo)))
+    # the longest pages first, dealt in turn to each job, so that the jobs end together
+    todo.sort(key=lambda path: path.stat().st_size, reverse=True)
+    shares = [todo[k::jobs] for k in range(jobs)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for done in pool.map(print_pages, [site] * jobs, shares):
+            print("\n".join(done))
     return 0
 
 
