@@ -7,8 +7,11 @@ inherit the controller's scratch folder.
 (nbval's cells are marked and grouped by the repository's top ``conftest.py``.)
 """
 
+import fcntl
+import hashlib
 import os
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -46,3 +49,50 @@ def nbval_checks_ledger(request):
     """``nbval_checks_ledger(stem)``: whether this session runs the chapter through nbval, whose
     ``::ledger`` item (the repository's ``conftest.py``) then checks its ledger."""
     return lambda stem: stem in getattr(request.config, "_dicelab_nbval_collected", set())
+
+
+# --------------------------------------------------------------------------- the homework build
+# Built once, as a teacher builds it (`make homework` with a roster, in a subprocess), for every
+# chapter, and shared by tests/test_homework.py and tests/test_grading.py. It is kept in
+# homework/_build/tests-<hash>/, keyed on everything it is made from: a later session with the same
+# sources reuses it, any change builds it afresh; a lock lets one process build while others wait.
+HOMEWORK_ROSTER = ["ada", "bob.smith"]
+
+
+def _homework_sources() -> list[Path]:
+    chapters = sorted(p.stem for p in (ROOT / "homework").glob("0[1-9]_*.yml"))
+    return [ROOT / "Makefile", ROOT / "requirements.txt", *sorted((ROOT / "homework").glob("*.py")),
+            *sorted((ROOT / "dicelab").rglob("*.py")),
+            *(p for name in chapters for p in (ROOT / "homework" / f"{name}.yml",
+                                               ROOT / "notebooks" / f"{name}.ipynb",
+                                               ROOT / "solutions" / f"{name}_solutions.ipynb"))]
+
+
+def cached_homework_build() -> Path:
+    """The homework of every chapter, built with ``HOMEWORK_ROSTER`` from the current sources."""
+    digest = hashlib.sha256("\n".join(HOMEWORK_ROSTER).encode())
+    sources = _homework_sources()
+    for path in sources:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    builds = ROOT / "homework" / "_build"
+    builds.mkdir(parents=True, exist_ok=True)
+    done = builds / f"tests-{digest.hexdigest()[:16]}"
+    with open(builds / ".tests.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another process building the same: wait for it
+        if not (done / "complete").is_file():
+            for old in builds.glob("tests-*"):  # earlier sources' builds, and a half-made one
+                shutil.rmtree(old, ignore_errors=True)
+            done.mkdir()
+            roster = done / "roster.txt"
+            roster.write_text("# the class\n" + "\n".join(HOMEWORK_ROSTER) + "\n")
+            run = subprocess.run(["make", "-s", "--no-print-directory", "-C", str(ROOT), "homework",
+                                  f"HOMEWORK_BUILD={done}", f"ROSTER={roster}"],
+                                 capture_output=True, text=True)
+            assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+            (done / "complete").write_text("\n".join(str(p.relative_to(ROOT)) for p in sources) + "\n")
+    return done
+
+
+@pytest.fixture(scope="session")
+def homework_build() -> Path:
+    return cached_homework_build()

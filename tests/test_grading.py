@@ -37,19 +37,12 @@ FIRST_Q, LAST_Q = ("q" + _AUTO[i][0].replace(".", "_") for i in (0, -1))
 FIRST_ANSWER, LAST_ANSWER = (next(iter(_AUTO[i][1]["answers"])) for i in (0, -1))
 FIRST_POINTS = _AUTO[0][1]["points"]
 MAKE = ["make", "-s", "--no-print-directory", "-C", str(ROOT)]
-ROSTER = ["ada", "bob.smith"]
+ROSTER = ["ada", "bob.smith"]  # the roster the shared build is made with (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
-def build(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("homework") / "_build"
-    roster = out.parent / "roster.txt"
-    roster.write_text("# the class\n" + "\n".join(ROSTER) + "\n")
-    run = subprocess.run([*MAKE, "homework", f"HOMEWORK_BUILD={out}", f"CHAPTERS={CHAPTER}",
-                          f"ROSTER={roster}"],
-                         capture_output=True, text=True)
-    assert run.returncode == 0, run.stdout + run.stderr
-    return out
+def build(homework_build) -> Path:
+    return homework_build  # `make homework ROSTER=...` of every chapter, once (tests/conftest.py)
 
 
 def _student(build: Path):
@@ -314,7 +307,7 @@ def test_each_student_is_graded_on_their_own_numbers(build, tmp_path):
         assert drawn["ada", number] != own and drawn["bob.smith", number] != own
         assert make(drawn["bob.smith", number]) != published[number]
         assert shown(own) not in shown(drawn["ada", number])
-    grades, roster = tmp_path / "grades.csv", build.parent / "roster.txt"
+    grades, roster = tmp_path / "grades.csv", build / "roster.txt"
     run = subprocess.run(
         [*MAKE, "grade", f"SUBMISSIONS={folder}", f"GRADES={grades}", f"HOMEWORK_BUILD={build}",
          f"ROSTER={roster}",

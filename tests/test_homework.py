@@ -1,25 +1,23 @@
 """Homework: the exact-answer checks, the student notebooks and the autograders.
 
-The build (``homework/build.py``) is made once and kept, keyed on the hash of everything it is
-made from (the specs, the chapters and their solutions, the build script and the whole ``dicelab``
-package, the pinned requirements), in ``homework/_build/tests-<hash>/``: a later session with the
-same inputs reuses it, any change builds it afresh; a lock lets one process build while the others
-wait for it. The grading tests grade, per chapter, the worked solutions (full marks on every
-autograded exercise), the blank student notebook (zero) and a student notebook answered with
-literal values in which one answer is wrong (exactly that exercise's points lost).
+The build is ``make homework`` for every chapter, made once and kept (``tests/conftest.py``,
+shared with ``tests/test_grading.py``), keyed on the hash of everything it is made from (the
+specs, the chapters and their solutions, the homework scripts, the whole ``dicelab`` package, the
+pinned requirements, the Makefile), in ``homework/_build/tests-<hash>/``: a later session with the
+same inputs reuses it, any change builds it afresh. The grading tests grade, per chapter, the
+worked solutions (full marks on every autograded exercise), the blank student notebook (zero) and
+a student notebook answered with literal values in which one answer is wrong (exactly that
+exercise's points lost).
 """
 
 from __future__ import annotations
 
 import csv
-import fcntl
-import hashlib
 import importlib.util
 import json
 import re
 import shutil
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 from pathlib import Path
 
@@ -133,39 +131,9 @@ def test_every_chapter_has_a_spec():
 
 
 # --------------------------------------------------------------------------- the build
-SOURCES = [ROOT / "homework" / "build.py", ROOT / "requirements.txt",
-           *sorted((ROOT / "dicelab").rglob("*.py"))]
-SOURCES += [
-    p for name in CHAPTERS for p in (ROOT / "homework" / f"{name}.yml", ROOT / "notebooks" / f"{name}.ipynb",
-                                     ROOT / "solutions" / f"{name}_solutions.ipynb")
-]
-
-
-def sources_hash() -> str:
-    digest = hashlib.sha256()
-    for path in SOURCES:
-        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
-
-
-def cached_build() -> Path:
-    """The homework built from the current sources: reused when built before, else built now."""
-    hw_build.BUILD.mkdir(parents=True, exist_ok=True)
-    done = hw_build.BUILD / f"tests-{sources_hash()}"
-    with open(hw_build.BUILD / ".tests.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another process building the same: wait for it
-        if not (done / "complete").is_file():
-            for old in hw_build.BUILD.glob("tests-*"):  # earlier sources' builds, and a half-made one
-                shutil.rmtree(old, ignore_errors=True)
-            with ProcessPoolExecutor(max_workers=2) as pool:
-                list(pool.map(hw_build.build, CHAPTERS, [done] * len(CHAPTERS)))
-            (done / "complete").write_text("\n".join(str(p.relative_to(ROOT)) for p in SOURCES) + "\n")
-    return done
-
-
 @pytest.fixture(scope="session")
-def built() -> Path:
-    return cached_build()
+def built(homework_build) -> Path:
+    return homework_build  # tests/conftest.py: every chapter, built once with `make homework`
 
 
 # The tests that read the build or the grades (under --dist loadscope this module runs on one
