@@ -1,7 +1,7 @@
 """The browser test's tally of the whole site, kept for the run and printed at its end.
 
-``make test-browser`` runs the two test files side by side (pytest-xdist, ``--dist loadfile``): the
-site's tests all run in one worker, which writes the tally to ``TALLY_FILE`` for the summary.
+``make test-browser`` spreads the tests over several workers (pytest-xdist): each worker writes
+its own tally to ``browser-tally-WORKER.json`` beside the site, and the summary adds them up.
 """
 
 import json
@@ -12,16 +12,14 @@ from pathlib import Path
 import pytest
 
 TALLY = pytest.StashKey["Tally"]()
-TALLY_FILE = Path(__file__).resolve().parents[2] / "book" / "_build" / "browser-tally.json"
+TALLY_DIR = Path(__file__).resolve().parents[2] / "book" / "_build"
 
 
 @dataclass
 class Tally:
-    """Summed over the pages: counts, each page's ids (anchors) and every link it holds."""
+    """Summed over the pages a worker checked."""
 
     counts: Counter = field(default_factory=Counter)
-    ids: dict[Path, set[str]] = field(default_factory=dict)
-    links: list[tuple[Path, str]] = field(default_factory=list)
 
 
 @pytest.fixture(scope="session")
@@ -31,20 +29,23 @@ def tally(request) -> Tally:
 
 def pytest_sessionstart(session):
     if not hasattr(session.config, "workerinput"):  # the controller (or a run without xdist)
-        TALLY_FILE.unlink(missing_ok=True)
+        for old in TALLY_DIR.glob("browser-tally*.json"):
+            old.unlink()
 
 
 def pytest_sessionfinish(session):
     t = session.config.stash.get(TALLY, None)
     if t is not None and t.counts:
-        TALLY_FILE.parent.mkdir(parents=True, exist_ok=True)
-        TALLY_FILE.write_text(json.dumps(t.counts))
+        worker = getattr(session.config, "workerinput", {}).get("workerid", "main")
+        TALLY_DIR.mkdir(parents=True, exist_ok=True)
+        (TALLY_DIR / f"browser-tally-{worker}.json").write_text(json.dumps(t.counts))
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    if not TALLY_FILE.exists():
+    files = sorted(TALLY_DIR.glob("browser-tally*.json"))
+    if not files:
         return
-    c = Counter(json.loads(TALLY_FILE.read_text()))
+    c = sum((Counter(json.loads(f.read_text())) for f in files), Counter())
     terminalreporter.write_line(
         f"book site: {c['pages']} pages, {c['images']} images, {c['math']} math blocks, "
         f"{c['requests']} requests ({c['external']} external, {c['failed']} failed), "

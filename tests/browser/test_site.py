@@ -31,8 +31,9 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
@@ -80,9 +81,6 @@ PAGE_FACTS_JS = """() => ({
   math: document.querySelectorAll('mjx-container').length,
   mathErrors: Array.from(document.querySelectorAll('mjx-merror, [data-mjx-error]'))
                   .map(e => e.getAttribute('data-mjx-error') || e.textContent).slice(0, 5),
-  links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
-  ids: Array.from(document.querySelectorAll('[id]')).map(e => e.id)
-                .concat(Array.from(document.querySelectorAll('a[name]')).map(e => e.name)),
   title: document.title,
   // the page against the window: nothing may widen it, a formula too wide for its column scrolls
   width: document.documentElement.scrollWidth,
@@ -140,10 +138,11 @@ def browser():
         b.close()
 
 
-def load(browser, page_path: Path, tally, viewport=DESKTOP, act=None):
+def load(browser, page_path: Path, tally, viewport=DESKTOP, act=None, axe=None):
     """Open one page from disk; return its facts and the problems found while loading it.
 
     ``act(page)``, when given, runs after the page has settled (clicks, say) and returns more problems.
+    axe-core runs on the page as it loaded, before ``act`` (by default only when there is no ``act``).
     """
     problems, requests = [], []
     context = browser.new_context(viewport=viewport, java_script_enabled=True)
@@ -165,9 +164,10 @@ def load(browser, page_path: Path, tally, viewport=DESKTOP, act=None):
     page.wait_for_timeout(250)  # (Playwright's "networkidle" can miss the end of a file:// load)
     facts = page.evaluate(PAGE_FACTS_JS)
     facts["text"] = page.evaluate(VISIBLE_TEXT_JS)
-    if act is None:  # the page as it loaded, before any click: what axe-core finds on it
+    if act is None if axe is None else axe:  # the page as it loaded, before any click
         page.add_script_tag(path=str(AXE))
         facts["axe"] = page.evaluate(AXE_JS, WCAG_TAGS)
+    facts["handout"] = page.evaluate(HANDOUT_JS)
     facts["mathjax"] = mathjax
     facts["final"] = page.url
     name = str(page_path.relative_to(SITE)).replace("/", "__").removesuffix(".html")
@@ -178,7 +178,7 @@ def load(browser, page_path: Path, tally, viewport=DESKTOP, act=None):
     context.close()
     external = [u for u in requests if urlsplit(u).scheme not in LOCAL_SCHEMES]
     problems += [f"external request: {u}" for u in external]
-    if viewport == DESKTOP and act is None:  # the site's tally counts each page once
+    if viewport == DESKTOP and facts.get("axe") is not None:  # the tally counts each page once
         tally.counts.update(pages=1, requests=len(requests), external=len(external),
                             failed=sum(p.startswith("failed request") for p in problems))
     return facts, problems
@@ -186,7 +186,12 @@ def load(browser, page_path: Path, tally, viewport=DESKTOP, act=None):
 
 @pytest.mark.parametrize("page_path", pages(), ids=lambda p: str(p.relative_to(SITE)))
 def test_page_renders_offline(browser, page_path, tally):
-    facts, problems = load(browser, page_path, tally)
+    """The page as loaded at 1280 px; then, on a chapter or solutions page, its printed handout
+    (``make pdf``) and its exercise boxes with their hints opened."""
+    act = exercise_checks(page_path, tally) if page_path in EXERCISE_PAGES else None
+    facts, problems = load(browser, page_path, tally, DESKTOP, act, axe=True)
+    if page_path in HANDOUTS:
+        problems += handout_problems(page_path, facts["handout"])
     broken = [i["src"] for i in facts["images"] if not i["ok"]]
     problems += [f"image did not load: {src}" for src in broken]
     problems += alt_problems(facts["images"])
@@ -199,9 +204,6 @@ def test_page_renders_offline(browser, page_path, tally):
     problems += fits_the_window(facts, "1280 px")
     tally.counts.update(images=len(facts["images"]), math=facts["math"],
                         scrolling_formulas=sum(f["wide"] for f in facts["formulas"]))
-    final = Path(unquote(urlsplit(facts["final"]).path))
-    tally.ids[final] = set(facts["ids"])
-    tally.links += [(final, href) for href in facts["links"]]
     assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
 
 
@@ -338,11 +340,35 @@ def test_chapter_list_button_on_a_desktop(browser, name, tally):
     assert not problems, f"{name}:\n  " + "\n  ".join(problems)
 
 
+class _Anchors(HTMLParser):
+    """The ids of a page and the targets of its links, as the built HTML holds them."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.links = set(), []
+
+    def handle_starttag(self, tag, attrs):
+        found = dict(attrs)
+        if found.get("id"):
+            self.ids.add(found["id"])
+        if tag == "a" and found.get("name"):
+            self.ids.add(found["name"])
+        if tag == "a" and found.get("href"):
+            self.links.append(found["href"])
+
+
 def test_internal_links_resolve(tally):
-    """Every link to a file of the site exists, every ``#anchor`` an id on its page (after the page tests)."""
-    assert tally.ids, "the page tests did not run"
+    """Every link to a file of the site exists, every ``#anchor`` an id on its page. Read from the
+    built pages themselves (the site's scripts add no link but the handout's, checked with its page),
+    so the check is whole whichever worker runs it."""
+    ids, links = {}, []
+    for path in pages():
+        found = _Anchors()
+        found.feed(path.read_text(errors="replace"))
+        ids[path] = found.ids
+        links += [(path, urljoin(path.as_uri(), href)) for href in found.links]
     missing = []
-    for source, href in tally.links:
+    for source, href in links:
         parts = urlsplit(href)
         if parts.scheme != "file":
             continue
@@ -351,9 +377,10 @@ def test_internal_links_resolve(tally):
         if not target.exists():
             missing.append(f"{source.relative_to(SITE)} -> {href} (no such file)")
         elif parts.fragment and target.suffix == ".html":
-            ids = tally.ids.get(target)
-            if ids is not None and unquote(parts.fragment) not in ids:
+            on_page = ids.get(target)
+            if on_page is not None and unquote(parts.fragment) not in on_page:
                 missing.append(f"{source.relative_to(SITE)} -> {href} (no such anchor)")
+    assert tally.counts["links"] > 100, "the site's pages hold almost no internal link"
     assert not missing, "broken internal links:\n  " + "\n  ".join(sorted(set(missing)))
 
 
@@ -389,9 +416,9 @@ EXERCISES_JS = """(selector) => {
 }"""
 
 
-@pytest.mark.parametrize("page_path", EXERCISE_PAGES, ids=lambda p: str(p.relative_to(SITE)))
-def test_exercises_are_boxes_with_hints(browser, page_path, tally):
-    """Each chapter shows at least 8 exercises as boxes, visible without opening anything, each with its
+def exercise_checks(page_path: Path, tally):
+    """The check of a page's exercises, run by test_page_renders_offline once axe-core has read the
+    page: each chapter shows at least 8 exercises as boxes, visible without opening anything, each with its
     hint as a dropdown that, opened, stays inside its exercise's box; a solutions page restates each
     exercise in a box above its solution. No <details> sits inside another."""
 
@@ -423,28 +450,25 @@ def test_exercises_are_boxes_with_hints(browser, page_path, tally):
         tally.counts.update(exercises=len(blocks) if chapter else 0, restated=0 if chapter else len(blocks))
         return problems
 
-    _, problems = load(browser, page_path, tally, DESKTOP, open_hints)
-    assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
+    return open_hints
 
 
 # --------------------------------------------------------------------------- printed handouts
 HANDOUTS = sorted(SITE.glob("notebooks/*.html")) + sorted(SITE.glob("solutions/*.html"))
 
 
-@pytest.mark.parametrize("page_path", HANDOUTS, ids=lambda p: str(p.relative_to(SITE)))
-def test_page_has_its_printed_handout(browser, page_path, tally):
+HANDOUT_JS = "() => document.querySelector('a.btn-download-pdf-button')?.href || null"
+
+
+def handout_problems(page_path: Path, href) -> list[str]:
     """``make pdf`` printed the page (a PDF of at least one page); the download menu's ".pdf" links to it."""
     pdf = SITE / "pdf" / f"{page_path.stem}.pdf"
-    assert pdf.is_file(), f"no {pdf.relative_to(SITE)}: run `make pdf`"
+    if not pdf.is_file():
+        return [f"no {pdf.relative_to(SITE)}: run `make pdf`"]
     data = pdf.read_bytes()
-    assert data.startswith(b"%PDF-") and re.search(rb"/Type\s*/Page\b", data), f"{pdf.name}: no PDF pages"
-
-    def handout_link(page) -> list[str]:
-        href = page.evaluate("() => document.querySelector('a.btn-download-pdf-button')?.href || null")
-        if href is None:
-            return ["the download menu has no link to the printed handout"]
-        target = Path(unquote(urlsplit(href).path))
-        return [] if target == pdf else [f"the download menu's .pdf leads to {href}, not {pdf}"]
-
-    _, problems = load(browser, page_path, tally, DESKTOP, handout_link)
-    assert not problems, f"{page_path.relative_to(SITE)}:\n  " + "\n  ".join(problems)
+    if not (data.startswith(b"%PDF-") and re.search(rb"/Type\s*/Page\b", data)):
+        return [f"{pdf.name}: no PDF pages"]
+    if href is None:
+        return ["the download menu has no link to the printed handout"]
+    target = Path(unquote(urlsplit(href).path))
+    return [] if target == pdf else [f"the download menu's .pdf leads to {href}, not {pdf}"]
