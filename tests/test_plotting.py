@@ -21,6 +21,19 @@ def test_save_figure_writes_reproducible_png(tmp_path, monkeypatch):
     assert first == second and first.startswith(b"\x89PNG")
 
 
+def test_show_figure_saves_shows_and_closes(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICELAB_OUTPUT_DIR", str(tmp_path))
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj, **kw: shown.append((obj, kw)))
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    alt = "A falling line from the top left to the bottom right."
+    assert plotting.show_figure(fig, "00_shown", alt=alt) is None  # nothing echoed after a cell
+    assert (tmp_path / "figures" / "00_shown.png").is_file()
+    assert shown == [(fig, {"metadata": {"image/png": {"alt": alt}}})]
+    assert not plt.fignum_exists(fig.number)  # closed: shown once
+
+
 @pytest.mark.parametrize("name", ["", "a/b", "../x", "x.png", 3])
 def test_save_figure_rejects_paths(name):
     fig = plt.figure()

@@ -1,4 +1,4 @@
-"""One house style for every figure, and ``save_figure`` to ``figures/NAME.png``.
+"""One house style for every figure, ``save_figure`` to ``figures/NAME.png`` and ``show_figure``.
 
 Call :func:`use_style` once at the top of a notebook. Figures are saved
 relative to the repository root (see :mod:`dicelab.course.paths`), with no
@@ -85,6 +85,23 @@ def save_figure(fig, name: str, *, alt: str | None = None) -> Path:
     path = output_dir("figures") / f"{name}.png"
     metadata = {"Software": None} | ({"Description": _ALT[fig]} if alt is not None else {})
     return atomic_write(path, lambda tmp: fig.savefig(tmp, metadata=metadata))
+
+
+def show_figure(fig, name: str, *, alt: str) -> None:
+    """Save ``fig`` with its text alternative (:func:`save_figure`), show it in the notebook with the
+    same ``alt`` in the PNG output's metadata, and close it, so that it is shown once.
+
+    >>> show_figure(None, "figures/a.png", alt="A figure that is not one.")
+    Traceback (most recent call last):
+    ...
+    ValueError: name must be a plain file stem such as '01_wins_heatmap', got 'figures/a.png'
+    """
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    save_figure(fig, name, alt=alt)
+    display(fig, metadata={"image/png": {"alt": alt}})
+    plt.close(fig)
 
 
 # The text alternative of each described figure, for as long as the figure lives.
