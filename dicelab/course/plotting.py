@@ -10,6 +10,7 @@ notebooks, the default elsewhere.
 from __future__ import annotations
 
 import re
+import sys
 import weakref
 from pathlib import Path
 
@@ -89,18 +90,23 @@ def save_figure(fig, name: str, *, alt: str | None = None) -> Path:
 
 def show_figure(fig, name: str, *, alt: str) -> None:
     """Save ``fig`` with its text alternative (:func:`save_figure`), show it in the notebook with the
-    same ``alt`` in the PNG output's metadata, and close it, so that it is shown once.
+    same ``alt`` in the PNG output's metadata, and close it, so that it is shown once. Outside a
+    Jupyter kernel (no ``IPython.display`` loaded) it is saved and closed, not shown.
 
     >>> show_figure(None, "figures/a.png", alt="A figure that is not one.")
     Traceback (most recent call last):
     ...
     ValueError: name must be a plain file stem such as '01_wins_heatmap', got 'figures/a.png'
     """
-    import matplotlib.pyplot as plt
-    from IPython.display import display
-
+    if not isinstance(name, str) or not _NAME.match(name) or name.endswith(".png"):
+        raise ValueError(f"name must be a plain file stem such as '01_wins_heatmap', got {name!r}"[:300])
+    describe(fig, alt)  # refuses a missing or file-name alt before anything is written
     save_figure(fig, name, alt=alt)
-    display(fig, metadata={"image/png": {"alt": alt}})
+    display = getattr(sys.modules.get("IPython.display"), "display", None)  # loaded in every kernel
+    if display is not None:
+        display(fig, metadata={"image/png": {"alt": alt}})
+    import matplotlib.pyplot as plt
+
     plt.close(fig)
 
 
@@ -154,8 +160,6 @@ def _show_alt_in_jupyter() -> None:
     Done at each call, since the inline backend registers its printer anew when its formats change.
     Outside IPython, or before a printer for figures is registered, nothing happens.
     """
-    import sys
-
     ipython = sys.modules.get("IPython")
     shell = ipython.get_ipython() if ipython is not None else None
     formatter = getattr(getattr(shell, "display_formatter", None), "formatters", {}).get("image/png")

@@ -167,6 +167,12 @@ ROWS = [
         [3, "", "too short", "figures/01_efron_dice.png"],
         lambda v: plotting.save_figure(FIG, "x", alt=v),
     ),
+    Row(plotting.show_figure, "fig", [None, AX, "fig"],
+        lambda v: plotting.show_figure(v, "x", alt="A figure of nothing in particular.")),
+    Row(plotting.show_figure, "name", ["", "a/b.png", "a.png", None, 3],
+        lambda v: plotting.show_figure(FIG, v, alt="A figure of nothing in particular.")),
+    Row(plotting.show_figure, "alt", [None, 3, "", "too short", "figures/01_efron_dice.png"],
+        lambda v: plotting.show_figure(FIG, "x", alt=v)),
     Row(plotting.describe, "fig", [None, AX, "fig"], lambda v: plotting.describe(v, "A figure of nothing in particular.")),  # fmt: skip  # noqa: E501
     Row(
         plotting.describe,
