@@ -409,6 +409,21 @@ def test_sequential_pig_known_value():
     assert sol.policy[0, 0, 1:t].all() and not sol.policy[0, 0, t]
 
 
+@pytest.mark.parametrize(("hold", "goal"), [(2, 6), (5, 12), (10, 15), (20, 15)])
+def test_hold_against_its_best_response_never_beats_optimal_play(hold, goal):
+    # optimal play guarantees the game's value against any opponent; hold at k, met by its best
+    # response, gets at most that value, moving first or second
+    race, best = pig.race_against_hold(hold, goal), pig.solve_sequential(goal).value
+    assert race.first <= best + 1e-9 and race.second <= 1 - best + 1e-9
+    assert 0 < race.second < race.first < 1
+
+
+def test_hold_at_the_goal_is_optimal_play_when_every_hold_wins():
+    # with goal 2 every scoring roll wins at once, so holding at 2 is the best play itself
+    race, best = pig.race_against_hold(2, 2), pig.solve_sequential(2).value
+    assert race.first == pytest.approx(best, abs=1e-12) and race.second == pytest.approx(1 - best, abs=1e-12)
+
+
 @pytest.mark.parametrize("goal", [2, 5, 10])
 def test_sequential_against_plain_value_iteration(goal):
     sol = pig.solve_sequential(goal)

@@ -63,7 +63,7 @@ from dicelab.pig.two_player import (
 from dicelab.pig.three_player import solve_best_response_3p
 
 # classic turn-taking Pig (sequential)
-from dicelab.pig.sequential import SequentialSolution, solve_sequential
+from dicelab.pig.sequential import HoldRace, SequentialSolution, race_against_hold, solve_sequential
 
 # both players rational: the stage games (stage_games), the equilibrium (stochastic_game),
 # the paper's value iterations (value_iteration)
@@ -95,6 +95,8 @@ __all__ = [
     # sequential Pig
     "SequentialSolution",
     "solve_sequential",
+    "HoldRace",
+    "race_against_hold",
     # the stochastic game
     "stage_game",
     "stage_game_value",

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from dicelab.core.checks import check_cost, check_int
-from dicelab.core.spec import validated
+from dicelab.core.spec import Int, validated
 from dicelab.pig import _kernels
 from dicelab.pig._common import BUDGET_ARG, GOAL_ARG, TOL_ARG, check_converged
-from dicelab.pig.solution import PigSolution
+from dicelab.pig.solution import NotConverged, PigSolution
 from dicelab.pig.turns import GOAL
 
-__all__ = ["SequentialSolution", "solve_sequential"]
+__all__ = ["HoldRace", "SequentialSolution", "race_against_hold", "solve_sequential"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,3 +90,70 @@ def solve_sequential(goal: int = GOAL, *, tol: float = 1e-13, max_iter: int = 10
     win, roll, iterations, residual = _kernels.sequential_pairs(goal, tol, max_iter)
     iterations = check_converged("sequential Pig's pair iteration", iterations, residual, tol, max_iter)
     return SequentialSolution(goal, win, roll, iterations, True)
+
+
+@dataclass(frozen=True)
+class HoldRace:
+    """Classic Pig between a player who always holds at ``hold`` and a best responder.
+
+    ``first`` and ``second``: the hold player's chance to win, moving first and moving second.
+    """
+
+    goal: int
+    hold: int
+    first: float
+    second: float
+
+
+@validated(hold=Int(1), goal=GOAL_ARG, tol=TOL_ARG, max_iter=BUDGET_ARG, example={"hold": 2, "goal": 6})
+def race_against_hold(hold: int, goal: int = GOAL, *, tol: float = 1e-12, max_iter: int = 10_000) -> HoldRace:
+    """Classic Pig to ``goal``: one player holds at ``hold`` turn points (or once holding reaches the
+    goal), the other plays the best response to that.
+
+    Two tables, the hold player's and the responder's chance to win on the move at ``(i, j)``, solved
+    together pair level by pair level (``i + j`` from the top), each level swept until no value
+    changes by more than ``tol``: the solver of Chapter 5's Exercise 5.9, in plain Python.
+
+    Parameters
+    ----------
+    hold : int
+        The hold player's hold value, ``>= 1``.
+    goal : int
+        The target score; the first to hold ``goal`` or more wins at once.
+    tol, max_iter : float, int
+        The sweep tolerance and the sweeps allowed per level (:class:`NotConverged` beyond).
+
+    Returns
+    -------
+    HoldRace
+
+    >>> race = race_against_hold(20, goal=40)
+    >>> round(race.first, 4), round(race.second, 4)
+    (0.5111, 0.4021)
+    """
+    check_cost("goal", goal, memory=16.0 * float(goal) ** 2, steps=60.0 * float(goal) ** 3,
+               what="hold at k against a best response")
+    tables = {True: np.zeros((goal, goal)), False: np.zeros((goal, goal))}  # hold player moves?
+
+    def turn(i, j, holds):  # the mover's chance at (i, j); the ends are worth 1 - the other table
+        other, win = tables[not holds], np.ones(goal - i + 6)
+        for p in range(goal - i - 1, -1, -1):
+            roll = (1 - other[j, i]) / 6 + win[p + 2 : p + 7].sum() / 6  # a 1 passes the move
+            stay = 1 - other[j, i + p]
+            win[p] = roll if p == 0 else (stay if p >= hold else roll) if holds else max(stay, roll)
+        return win[0]
+
+    for level in range(2 * goal - 2, -1, -1):
+        pairs = [(i, level - i) for i in range(goal) if 0 <= level - i < goal]
+        for _ in range(max_iter):
+            change = 0.0
+            for i, j in pairs:
+                for holds in (True, False):
+                    new = turn(i, j, holds)
+                    change = max(change, abs(new - tables[holds][i, j]))
+                    tables[holds][i, j] = new
+            if change < tol:
+                break
+        else:
+            raise NotConverged(f"hold at {hold} against its best response: level {level}, {max_iter} sweeps")
+    return HoldRace(goal, hold, float(tables[True][0, 0]), float(1 - tables[False][0, 0]))
