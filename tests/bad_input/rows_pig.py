@@ -230,6 +230,7 @@ EXEMPT = {
     "dicelab.pig.solution.PigSolution": "a result record, returned by the solvers",
     "dicelab.pig.solution.BestResponse": "a result record, returned by the best-response solvers",
     "dicelab.pig.sequential.SequentialSolution": "a result record, returned by solve_sequential",
+    "dicelab.pig.sequential.HoldRace": "a result record, returned by race_against_hold",
     "dicelab.pig.stochastic_game.Equilibrium": "a result record, of solve_equilibrium and solve_svima",
     "dicelab.pig.policy.resolve_policies": "every policy solver's entry: refused through the solvers' rows",
     "dicelab.pig.value_iteration.SymmetricIteration": "a result record, of symmetric_value_iteration",
