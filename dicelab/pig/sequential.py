@@ -139,8 +139,13 @@ def race_against_hold(hold: int, goal: int = GOAL, *, tol: float = 1e-12, max_it
         other, win = tables[not holds], np.ones(goal - i + 6)
         for p in range(goal - i - 1, -1, -1):
             roll = (1 - other[j, i]) / 6 + win[p + 2 : p + 7].sum() / 6  # a 1 passes the move
-            stay = 1 - other[j, i + p]
-            win[p] = roll if p == 0 else (stay if p >= hold else roll) if holds else max(stay, roll)
+            stay = 1 - other[j, i + p]  # hold: the opponent moves at (j, i + p)
+            if p == 0:
+                win[p] = roll  # a turn starts with a roll
+            elif holds:
+                win[p] = stay if p >= hold else roll  # hold at k
+            else:
+                win[p] = max(stay, roll)  # the best response
         return win[0]
 
     for level in range(2 * goal - 2, -1, -1):
