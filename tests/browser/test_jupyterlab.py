@@ -234,6 +234,11 @@ def test_lab_opens_on_the_guide_and_its_links_open_notebooks(lab, browser):
 def exercise_box_problems(page, path: Path) -> list[str]:
     """What is wrong with the exercise boxes of the open chapter or solutions notebook."""
     shown = page.evaluate(MARKDOWN_JS)
+    for _ in range(120):  # MyST draws the cells some time after the notebook opens (later on a busy
+        if not shown["undrawn"]:  # machine): wait for it, up to a minute
+            break
+        page.wait_for_timeout(500)
+        shown = page.evaluate(MARKDOWN_JS)
     problems = []
     if shown["undrawn"]:
         problems.append(f"{shown['undrawn']} of {shown['cells']} markdown cells not drawn by MyST")
